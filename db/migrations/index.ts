@@ -1,0 +1,41 @@
+import type { Knex } from 'knex';
+
+// The migrations in order. An explicit list (rather than a directory scan) runs the
+// same from TypeScript sources under jest and from compiled JavaScript in dist/.
+import * as createAccounts from './20261122100000_create_accounts';
+import * as createEnterprises from './20261122100100_create_enterprises';
+import * as createOrganizations from './20261122100200_create_organizations';
+import * as createTeams from './20261122100300_create_teams';
+import * as createRepositories from './20261122100400_create_repositories';
+import * as createOrganizationRoles from './20261122100500_create_organization_roles';
+import * as createTokens from './20261122100600_create_tokens';
+import * as createOidcCustomization from './20261122100700_create_oidc_customization';
+import * as createAdvisories from './20261122100800_create_advisories';
+import * as createDependencyAlerts from './20261122100900_create_dependency_alerts';
+import * as createAttestations from './20261122101000_create_attestations';
+
+export interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
+  ['20261122100000_create_accounts', createAccounts],
+  ['20261122100100_create_enterprises', createEnterprises],
+  ['20261122100200_create_organizations', createOrganizations],
+  ['20261122100300_create_teams', createTeams],
+  ['20261122100400_create_repositories', createRepositories],
+  ['20261122100500_create_organization_roles', createOrganizationRoles],
+  ['20261122100600_create_tokens', createTokens],
+  ['20261122100700_create_oidc_customization', createOidcCustomization],
+  ['20261122100800_create_advisories', createAdvisories],
+  ['20261122100900_create_dependency_alerts', createDependencyAlerts],
+  ['20261122101000_create_attestations', createAttestations],
+];
+
+/** A knex migration source over the list above. */
+export const migrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
+  getMigrations: async () => [...migrations],
+  getMigrationName: ([name]) => name,
+  getMigration: async ([, migration]) => migration,
+};

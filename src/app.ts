@@ -1,0 +1,48 @@
+import express, { Router, type Express, type RequestHandler } from 'express';
+import type { Services } from './composition';
+import { apiVersion } from './http/api-version';
+import { authenticate } from './http/authenticate';
+import { errorMiddleware, unknownRoute } from './http/errors.middleware';
+import type { Logger } from './logger';
+import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface AppOptions {
+  services: Services;
+  logger: Logger;
+  trustProxy?: boolean;
+}
+
+/** The base every URL in a body starts with: this request's origin and the API mount path. */
+const apiBase: RequestHandler = (req, res, next) => {
+  res.locals.apiBase = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}`;
+  res.vary('Accept').vary('Authorization');
+  next();
+};
+
+/** Express app with the REST API, health check and one error middleware (no listen). */
+export function createApp({ services, logger, trustProxy = false }: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxy);
+  app.set('json spaces', 0);
+
+  app.get('/healthz', async (_req, res) => {
+    await services.database.knex.raw('select 1');
+    res.json({ status: 'ok' });
+  });
+
+  const api = Router();
+  api.use(apiBase);
+  // Bodies are JSON whatever the Content-Type says; primitives are checked per operation.
+  api.use(express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true }));
+  api.use(apiVersion);
+  api.use(authenticate(services.authenticator));
+  api.use(orgRolesRoutes(services.orgRoles));
+  api.use(unknownRoute);
+
+  app.use(api);
+  app.use(errorMiddleware(logger));
+  return app;
+}

@@ -1,0 +1,141 @@
+import { AuthenticationError, ForbiddenError, NotFoundError } from '../errors/domain';
+import type { Executor } from '../database/transaction';
+import { grantsLevel } from './grants';
+import type { AccessStore } from './access.store';
+import { repoPermissionAtLeast } from './access.store';
+import type { PermissionGrant, Principal } from './principal';
+import { requirementOf, type CallerRule, type OperationName, type Requirement } from './requirements';
+
+export type Target =
+  | { kind: 'org'; orgId: number }
+  | { kind: 'enterprise'; enterpriseId: number }
+  | { kind: 'repo'; repoId: number; ownerId: number; ownerIsOrg: boolean; isPrivate: boolean };
+
+export interface Decision {
+  /** Allowed only through a public-only grant (public_repo): touch public repositories only. */
+  publicOnly: boolean;
+}
+
+const SECURITY_MANAGER = 'security_manager';
+const ROLE_READ_PERMISSIONS = ['read_organization_custom_org_role', 'write_organization_custom_org_role'];
+
+/**
+ * The one authorization decision, for REST and GraphQL alike. Order: credentials (401),
+ * visibility (404, identical to a missing thing), the token's grant (403), the caller (403).
+ */
+export class Authorizer {
+  constructor(private readonly deps: { access: AccessStore }) {}
+
+  async assertAllowed(db: Executor, principal: Principal, operation: OperationName, target: Target | null): Promise<Decision> {
+    const requirement = requirementOf(operation);
+    const isPublicRepo = target?.kind === 'repo' && !target.isPrivate;
+    if (requirement.publicRead && isPublicRepo) return { publicOnly: false };
+    if (principal.kind === 'anonymous') {
+      if (requirement.publicRead && target === null) throw new NotFoundError();
+      throw new AuthenticationError('Requires authentication');
+    }
+    if (target === null) throw new NotFoundError();
+    await this.assertVisible(db, principal, target);
+    const decision = this.assertGranted(principal, requirement, isPublicRepo);
+    if (principal.kind === 'user') await this.assertCaller(db, principal.userId, requirement.caller, target);
+    return decision;
+  }
+
+  private async assertVisible(db: Executor, principal: Exclude<Principal, { kind: 'anonymous' }>, target: Target): Promise<void> {
+    if (principal.grant.kind === 'permissions' && !withinResourceOwner(principal.grant, target)) throw new NotFoundError();
+    if (principal.kind !== 'user') return;
+    if (target.kind === 'repo' && target.isPrivate) {
+      const permission = await this.deps.access.repoPermission(db, repoOf(target), principal.userId);
+      if (permission === null) throw new NotFoundError();
+    }
+    if (target.kind === 'enterprise') {
+      if ((await this.deps.access.enterpriseRole(db, target.enterpriseId, principal.userId)) === null) throw new NotFoundError();
+    }
+  }
+
+  private assertGranted(principal: Exclude<Principal, { kind: 'anonymous' }>, requirement: Requirement, isPublicRepo: boolean): Decision {
+    const grant = principal.grant;
+    if (grant.kind === 'scopes') {
+      if (requirement.scopes.some((s) => grant.effective.has(s))) return { publicOnly: false };
+      if (requirement.publicScopes?.some((s) => grant.effective.has(s)) && (isPublicRepo || requirement.target === 'org')) {
+        return { publicOnly: true };
+      }
+      throw new ForbiddenError(`This operation needs a token with one of these scopes: ${[...requirement.scopes, ...(requirement.publicScopes ?? [])].join(', ')}.`, {
+        acceptedScopes: requirement.scopes,
+      });
+    }
+    const by = principal.tokenType === 'fine_grained' ? 'personal access token' : 'integration';
+    if (requirement.permission === null) throw new ForbiddenError(`Resource not accessible by ${by}`);
+    const [key, level] = requirement.permission;
+    if (!grantsLevel(grant.permissions[key], level)) {
+      throw new ForbiddenError(`Resource not accessible by ${by}`, { acceptedPermission: `${key}=${level}` });
+    }
+    return { publicOnly: false };
+  }
+
+  private async assertCaller(db: Executor, userId: number, rule: CallerRule, target: Target): Promise<void> {
+    if (!(await this.satisfies(db, userId, rule, target))) throw new ForbiddenError(CALLER_MESSAGES[rule]);
+  }
+
+  private async satisfies(db: Executor, userId: number, rule: CallerRule, target: Target): Promise<boolean> {
+    const access = this.deps.access;
+    switch (rule) {
+      case 'orgAdmin':
+        return target.kind === 'org' && (await access.orgMembership(db, target.orgId, userId)) === 'admin';
+      case 'orgRoleReader':
+      case 'orgSecurityManager': {
+        if (target.kind !== 'org') return false;
+        const membership = await access.orgMembership(db, target.orgId, userId);
+        if (membership === 'admin') return true;
+        if (membership === null) return false;
+        const roles = await access.heldRoles(db, target.orgId, userId);
+        return rule === 'orgRoleReader'
+          ? roles.some((r) => r.permissions.some((p) => ROLE_READ_PERMISSIONS.includes(p)))
+          : roles.some((r) => r.name === SECURITY_MANAGER);
+      }
+      case 'enterpriseOwner':
+        return target.kind === 'enterprise' && (await access.enterpriseRole(db, target.enterpriseId, userId)) === 'owner';
+      case 'enterpriseMember':
+        return target.kind === 'enterprise' && (await access.enterpriseRole(db, target.enterpriseId, userId)) !== null;
+      case 'repoReader':
+      case 'repoWriter':
+      case 'repoAlertManager': {
+        if (target.kind !== 'repo') return false;
+        const permission = await access.repoPermission(db, repoOf(target), userId);
+        if (rule === 'repoReader') return repoPermissionAtLeast(permission, 'read') || !target.isPrivate;
+        if (repoPermissionAtLeast(permission, 'write')) return true;
+        if (rule === 'repoWriter' || !target.ownerIsOrg) return false;
+        // reference.md: security managers of the owning organization see and triage alerts.
+        const roles = await access.heldRoles(db, target.ownerId, userId);
+        return roles.some((r) => r.name === SECURITY_MANAGER);
+      }
+    }
+  }
+}
+
+const CALLER_MESSAGES: Record<CallerRule, string> = {
+  orgAdmin: 'You must be an organization owner to perform this operation.',
+  orgRoleReader: 'You must be an organization owner or hold a role that can view organization roles.',
+  orgSecurityManager: 'You must be an organization owner or security manager to perform this operation.',
+  enterpriseOwner: 'You must be an enterprise owner to perform this operation.',
+  enterpriseMember: 'You must be a member of the enterprise to perform this operation.',
+  repoReader: 'You must have read access to the repository to perform this operation.',
+  repoWriter: 'You must have write access to the repository to perform this operation.',
+  repoAlertManager: 'You must have access to security alerts for the repository to perform this operation.',
+};
+
+function repoOf(target: Extract<Target, { kind: 'repo' }>) {
+  return { id: target.repoId, ownerId: target.ownerId, ownerIsOrg: target.ownerIsOrg };
+}
+
+function withinResourceOwner(grant: PermissionGrant, target: Target): boolean {
+  switch (target.kind) {
+    case 'enterprise':
+      return grant.owner.type === 'Enterprise' && grant.owner.id === target.enterpriseId;
+    case 'org':
+      return grant.owner.type === 'Account' && grant.owner.id === target.orgId;
+    case 'repo':
+      return grant.owner.type === 'Account' && grant.owner.id === target.ownerId
+        && (grant.repositories === 'all' || grant.repositories.has(target.repoId));
+  }
+}

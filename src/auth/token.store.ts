@@ -1,0 +1,122 @@
+import type { Executor } from '../database/transaction';
+import { parseJsonColumn, toJsonColumn } from '../shared/json';
+import type { Permissions, Scope, TokenType } from './grants';
+
+export interface TokenRecord {
+  id: number;
+  type: TokenType;
+  userId: number | null;
+  userLogin: string | null;
+  appName: string | null;
+  scopes: Scope[];
+  permissions: Permissions;
+  ownerAccountId: number | null;
+  ownerEnterpriseId: number | null;
+  repositorySelection: 'all' | 'selected' | null;
+  repositoryIds: number[];
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface NewToken {
+  tokenHash: string;
+  type: TokenType;
+  userId: number | null;
+  appName: string | null;
+  scopes: readonly Scope[];
+  permissions: Permissions;
+  ownerAccountId: number | null;
+  ownerEnterpriseId: number | null;
+  repositorySelection: 'all' | 'selected' | null;
+  repositoryIds: readonly number[];
+  expiresAt: string | null;
+  revokedAt: string | null;
+  declarationKey: string | null;
+  createdAt: string;
+}
+
+export class TokenStore {
+  async findByHash(db: Executor, tokenHash: string): Promise<TokenRecord | undefined> {
+    const row = await db('tokens as t')
+      .leftJoin('accounts as u', 'u.id', 't.user_id')
+      .where('t.token_hash', tokenHash)
+      .first(
+        't.id', 't.type', 't.user_id', 'u.login as user_login', 't.app_name', 't.scopes', 't.permissions',
+        't.owner_account_id', 't.owner_enterprise_id', 't.repository_selection', 't.expires_at', 't.revoked_at',
+      );
+    if (!row) return undefined;
+    const repositoryIds =
+      row.repository_selection === 'selected'
+        ? (await db('token_repositories').where('token_id', row.id).select('repo_id')).map((r) => Number(r.repo_id))
+        : [];
+    return {
+      id: Number(row.id),
+      type: row.type,
+      userId: row.user_id === null ? null : Number(row.user_id),
+      userLogin: row.user_login ?? null,
+      appName: row.app_name,
+      scopes: parseJsonColumn<Scope[]>(row.scopes, []),
+      permissions: parseJsonColumn<Permissions>(row.permissions, {}),
+      ownerAccountId: row.owner_account_id === null ? null : Number(row.owner_account_id),
+      ownerEnterpriseId: row.owner_enterprise_id === null ? null : Number(row.owner_enterprise_id),
+      repositorySelection: row.repository_selection,
+      repositoryIds,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+    };
+  }
+
+  async existsByDeclarationKey(db: Executor, key: string): Promise<boolean> {
+    return (await db('tokens').where('declaration_key', key).first('id')) !== undefined;
+  }
+
+  async insert(db: Executor, token: NewToken): Promise<number> {
+    const [row] = await db('tokens')
+      .insert({
+        token_hash: token.tokenHash,
+        type: token.type,
+        user_id: token.userId,
+        app_name: token.appName,
+        scopes: toJsonColumn(token.scopes),
+        permissions: toJsonColumn(token.permissions),
+        owner_account_id: token.ownerAccountId,
+        owner_enterprise_id: token.ownerEnterpriseId,
+        repository_selection: token.repositorySelection,
+        expires_at: token.expiresAt,
+        revoked_at: token.revokedAt,
+        declaration_key: token.declarationKey,
+        created_at: token.createdAt,
+      })
+      .returning('id');
+    const id = Number(typeof row === 'object' ? row.id : row);
+    if (token.repositoryIds.length > 0) {
+      await db('token_repositories').insert(token.repositoryIds.map((repoId) => ({ token_id: id, repo_id: repoId })));
+    }
+    return id;
+  }
+
+  /** Updates a token declared with a value in a world file (its hash is its key). */
+  async updateByHash(db: Executor, token: NewToken): Promise<number | undefined> {
+    const existing = await db('tokens').where('token_hash', token.tokenHash).first('id');
+    if (!existing) return undefined;
+    const id = Number(existing.id);
+    await db('tokens').where('id', id).update({
+      type: token.type,
+      user_id: token.userId,
+      app_name: token.appName,
+      scopes: toJsonColumn(token.scopes),
+      permissions: toJsonColumn(token.permissions),
+      owner_account_id: token.ownerAccountId,
+      owner_enterprise_id: token.ownerEnterpriseId,
+      repository_selection: token.repositorySelection,
+      expires_at: token.expiresAt,
+      // Keep the first revocation time, so reloading a world file changes nothing.
+      revoked_at: token.revokedAt === null ? null : db.raw('COALESCE(revoked_at, ?)', [token.revokedAt]),
+    });
+    await db('token_repositories').where('token_id', id).delete();
+    if (token.repositoryIds.length > 0) {
+      await db('token_repositories').insert(token.repositoryIds.map((repoId) => ({ token_id: id, repo_id: repoId })));
+    }
+    return id;
+  }
+}

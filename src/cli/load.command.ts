@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { createServices } from '../composition';
+import type { LoadSummary } from '../modules/world/world.loader';
+import { DATABASE_FLAG, DATABASE_HELP, configWith, withMigratedDatabase } from './database-option';
+import type { Output } from './output';
+
+export function readWorldFile(file: string): unknown {
+  const text = fs.readFileSync(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+export function printSummary(output: Output, summary: LoadSummary): void {
+  const counts = Object.entries(summary.counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`);
+  output.out(`Loaded ${counts.length ? counts.join(', ') : 'nothing'}.`);
+  if (summary.generatedTokens.length > 0) {
+    output.out('Generated tokens (shown only now; store them safely):');
+    for (const t of summary.generatedTokens) output.out(`  ${t.description}: ${t.token}`);
+  }
+}
+
+export function registerLoad(program: Command, output: Output): void {
+  program
+    .command('load')
+    .description('load a world file: inserts or updates by natural keys, all or nothing')
+    .argument('<file>', 'world file (JSON)')
+    .option(DATABASE_FLAG, DATABASE_HELP)
+    .option('--replace', 'empty the database first')
+    .action(async (file: string, options: { database?: string; replace?: boolean }) => {
+      const world = readWorldFile(file);
+      await withMigratedDatabase(configWith(options), async (db) => {
+        const summary = await createServices(db).world.load(world, {
+          replace: options.replace === true,
+          onProgress: (message) => output.err(message),
+        });
+        printSummary(output, summary);
+      });
+    });
+}

@@ -1,0 +1,17 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The package root, from src/ (tests) or dist/src/ (the built CLI). */
+export function packageRoot(): string {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('package.json not found above ' + __dirname);
+    dir = parent;
+  }
+  return dir;
+}
+
+export function demoWorldPath(): string {
+  return path.join(packageRoot(), 'db', 'demo-world.json');
+}

@@ -1,0 +1,31 @@
+import { AccessStore } from './auth/access.store';
+import { Authenticator } from './auth/authenticator';
+import { Authorizer } from './auth/authorizer';
+import { TokenStore } from './auth/token.store';
+import type { Database } from './database/connection';
+import { AccountsStore } from './modules/accounts/accounts.store';
+import { OrgRolesService } from './modules/org-roles/org-roles.service';
+import { OrgRolesStore } from './modules/org-roles/org-roles.store';
+import { TokensService } from './modules/tokens/tokens.service';
+import { WorldLoader } from './modules/world/world.loader';
+
+/** The one place that constructs stores and services. */
+export function createServices(database: Database) {
+  const db = database.knex;
+  const accounts = new AccountsStore();
+  const access = new AccessStore();
+  const tokenStore = new TokenStore();
+  const roles = new OrgRolesStore();
+  const authorizer = new Authorizer({ access });
+  const tokens = new TokensService({ db, accounts, tokens: tokenStore });
+  return {
+    database,
+    authenticator: new Authenticator({ db, tokens: tokenStore }),
+    authorizer,
+    orgRoles: new OrgRolesService({ db, accounts, access, roles, authorizer }),
+    tokens,
+    world: new WorldLoader({ db, accounts, roles, tokens }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,103 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { BadRequestError } from '../errors/domain';
+
+// Keyset (seek) pagination shared by every cursor list, REST and GraphQL alike.
+// A cursor is opaque to clients: base64url JSON naming the list it belongs to and the
+// sort values of the row it points at. It is derived from data only, so any instance
+// can continue a list that another started.
+
+export type SortValue = string | number | null;
+
+export interface KeysetColumn {
+  column: string;
+  direction: 'asc' | 'desc';
+}
+
+const cursorSchema = z.object({ l: z.string().max(64), v: z.array(z.union([z.string().max(512), z.number(), z.null()])).max(8) });
+
+export function encodeCursor(list: string, values: readonly SortValue[]): string {
+  return Buffer.from(JSON.stringify({ l: list, v: values })).toString('base64url');
+}
+
+/** Decodes a cursor for `list`; anything forged, foreign or malformed is a 400. */
+export function decodeCursor(list: string, cursor: string, arity: number): SortValue[] {
+  let parsed: unknown;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new BadRequestError('The cursor is not valid. Use a cursor from the Link header of this list.');
+  }
+  const result = cursorSchema.safeParse(parsed);
+  if (!result.success || result.data.l !== list || result.data.v.length !== arity) {
+    throw new BadRequestError('The cursor is not valid for this list. Use a cursor from the Link header of this list.');
+  }
+  return result.data.v;
+}
+
+/**
+ * Restricts `query` to rows strictly after (or before) `values` in the order of
+ * `columns`, whose last column must be unique. Sort columns must be non-null.
+ */
+export function whereBeyond(query: Knex.QueryBuilder, columns: readonly KeysetColumn[], values: readonly SortValue[], side: 'after' | 'before'): void {
+  query.where((outer) => {
+    columns.forEach((_, i) => {
+      outer.orWhere((inner) => {
+        for (let j = 0; j < i; j++) inner.where(columns[j]!.column, values[j]!);
+        const { column, direction } = columns[i]!;
+        const forward = (direction === 'asc') === (side === 'after');
+        inner.where(column, forward ? '>' : '<', values[i]!);
+      });
+    });
+  });
+}
+
+export function orderBy(query: Knex.QueryBuilder, columns: readonly KeysetColumn[], reverse = false): void {
+  for (const { column, direction } of columns) {
+    query.orderBy(column, reverse ? (direction === 'asc' ? 'desc' : 'asc') : direction);
+  }
+}
+
+export interface KeysetPage<T> {
+  items: T[];
+  /** Cursor of the last item when more follow. */
+  next: string | undefined;
+  /** Cursor of the first item when more precede. */
+  prev: string | undefined;
+}
+
+/**
+ * Fetches one page of `query` (not yet ordered or limited) in keyset order.
+ * `valuesOf` gives a row's sort values, in the order of `columns`.
+ */
+export async function fetchKeysetPage<R>(
+  query: Knex.QueryBuilder,
+  options: {
+    list: string;
+    columns: readonly KeysetColumn[];
+    valuesOf: (row: R) => SortValue[];
+    perPage: number;
+    after?: string | undefined;
+    before?: string | undefined;
+  },
+): Promise<KeysetPage<R>> {
+  const { list, columns, valuesOf, perPage } = options;
+  if (options.after && options.before) throw new BadRequestError('Give either `before` or `after`, not both.');
+  const backward = options.before !== undefined;
+  const cursor = options.after ?? options.before;
+  if (cursor !== undefined) whereBeyond(query, columns, decodeCursor(list, cursor, columns.length), backward ? 'before' : 'after');
+  orderBy(query, columns, backward);
+  const rows = (await query.limit(perPage + 1)) as R[];
+  const hasMore = rows.length > perPage;
+  const items = rows.slice(0, perPage);
+  if (backward) items.reverse();
+  const first = items[0];
+  const last = items[items.length - 1];
+  const cursorOf = (row: R) => encodeCursor(list, valuesOf(row));
+  return {
+    items,
+    next: last && (backward ? true : hasMore) ? cursorOf(last) : undefined,
+    prev: first && (backward ? hasMore : cursor !== undefined) ? cursorOf(first) : undefined,
+  };
+}

@@ -1,0 +1,72 @@
+// The domain error vocabulary. Services throw these; errors/http.ts (and later
+// errors/graphql.ts) are the only places that turn them into a protocol's answer.
+
+export type FieldErrorCode = 'missing' | 'missing_field' | 'invalid' | 'already_exists' | 'unprocessable' | 'custom';
+
+export interface FieldError {
+  resource: string;
+  field: string;
+  code: FieldErrorCode;
+  message?: string;
+}
+
+export type DomainErrorCode =
+  | 'NOT_FOUND'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'VALIDATION_FAILED'
+  | 'BAD_REQUEST'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE';
+
+export abstract class DomainError extends Error {
+  abstract readonly code: DomainErrorCode;
+}
+
+/** Missing, or invisible to the caller: both answer the same, byte for byte. */
+export class NotFoundError extends DomainError {
+  readonly code = 'NOT_FOUND';
+  constructor() {
+    super('Not Found');
+  }
+}
+
+export class AuthenticationError extends DomainError {
+  readonly code = 'UNAUTHENTICATED';
+  constructor(message: 'Bad credentials' | 'Requires authentication') {
+    super(message);
+  }
+}
+
+export interface ForbiddenDetails {
+  /** Classic scopes that would have been accepted (X-Accepted-OAuth-Scopes). */
+  acceptedScopes?: readonly string[];
+  /** Fine-grained permission that would have been accepted, e.g. `members=write`. */
+  acceptedPermission?: string;
+}
+
+export class ForbiddenError extends DomainError {
+  readonly code = 'FORBIDDEN';
+  constructor(message: string, readonly details: ForbiddenDetails = {}) {
+    super(message);
+  }
+}
+
+export class ValidationError extends DomainError {
+  readonly code = 'VALIDATION_FAILED';
+  constructor(message: string, readonly errors: FieldError[] = []) {
+    super(message);
+  }
+}
+
+export class BadRequestError extends DomainError {
+  readonly code = 'BAD_REQUEST';
+}
+
+export class ConflictError extends DomainError {
+  readonly code = 'CONFLICT';
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly code = 'PAYLOAD_TOO_LARGE';
+}

@@ -1,0 +1,74 @@
+import type { Request, Response } from 'express';
+import LinkHeader from 'http-link-header';
+import { z } from 'zod';
+import { BadRequestError } from '../errors/domain';
+import { integerString } from './params';
+
+export const DEFAULT_PER_PAGE = 30;
+export const MAX_PER_PAGE = 100;
+
+const perPage = integerString('per_page', { min: 1, max: MAX_PER_PAGE }).default(DEFAULT_PER_PAGE);
+
+/** Page-based lists (#9, #10): `page` and `per_page`. */
+export const pageQuery = z.object({
+  per_page: perPage,
+  page: integerString('page', { min: 1, max: 2 ** 31 - 1 }).default(1),
+});
+export type PageQuery = z.output<typeof pageQuery>;
+
+/** Cursor-based lists (#22–#25): `before`, `after`, `per_page`; `page` is refused. */
+export const cursorQuery = z.object({
+  per_page: perPage,
+  before: z.string().min(1).max(512).optional(),
+  after: z.string().min(1).max(512).optional(),
+});
+export type CursorQuery = z.output<typeof cursorQuery>;
+
+export function rejectPageParameter(query: Record<string, unknown>): void {
+  if ('page' in query) throw new BadRequestError('Pagination using the `page` parameter is not supported.');
+}
+
+function requestUrl(req: Request, res: Response): URL {
+  const origin = new URL(res.locals.apiBase ?? 'http://localhost').origin;
+  return new URL(req.originalUrl, origin);
+}
+
+function linkTo(base: URL, params: Record<string, string | undefined>): string {
+  const url = new URL(base);
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) url.searchParams.delete(key);
+    else url.searchParams.set(key, value);
+  }
+  return url.toString();
+}
+
+function setLinkHeader(res: Response, links: Array<[rel: string, uri: string]>): void {
+  if (links.length === 0) return;
+  const header = new LinkHeader();
+  for (const [rel, uri] of links) header.set({ rel, uri });
+  res.setHeader('Link', header.toString());
+}
+
+/** RFC 8288 Link for a page list: prev/next/first/last as applicable, other parameters kept. */
+export function setPageLinks(req: Request, res: Response, query: PageQuery, total: number): void {
+  const lastPage = Math.max(1, Math.ceil(total / query.per_page));
+  if (lastPage === 1 && query.page === 1) return; // everything fits in one page
+  const base = requestUrl(req, res);
+  const at = (page: number) => linkTo(base, { page: String(page), per_page: String(query.per_page) });
+  const links: Array<[string, string]> = [];
+  if (query.page > 1) links.push(['prev', at(Math.min(query.page - 1, lastPage))]);
+  if (query.page < lastPage) links.push(['next', at(query.page + 1)]);
+  if (query.page !== lastPage) links.push(['last', at(lastPage)]);
+  if (query.page !== 1) links.push(['first', at(1)]);
+  setLinkHeader(res, links);
+}
+
+/** Link for a cursor list: next/prev from the page's edge cursors, and first; never last. */
+export function setCursorLinks(req: Request, res: Response, edges: { next?: string | undefined; prev?: string | undefined }): void {
+  const base = requestUrl(req, res);
+  const links: Array<[string, string]> = [];
+  if (edges.next) links.push(['next', linkTo(base, { after: edges.next, before: undefined })]);
+  if (edges.prev) links.push(['prev', linkTo(base, { before: edges.prev, after: undefined })]);
+  if (edges.next || edges.prev) links.push(['first', linkTo(base, { after: undefined, before: undefined })]);
+  setLinkHeader(res, links);
+}

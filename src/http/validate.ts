@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import { BadRequestError, ValidationError, type FieldError } from '../errors/domain';
+
+export interface InputContext {
+  /** The resource named in `errors[].resource`. */
+  resource: string;
+  /** Which status a malformed input gets for this operation (spec §4 lists it per operation). */
+  invalidStatus?: 400 | 422;
+}
+
+function toFieldErrors(error: z.ZodError, resource: string): FieldError[] {
+  return error.issues.flatMap((issue): FieldError[] => {
+    const field = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ resource, field: field ? `${field}.${key}` : key, code: 'invalid', message: `"${key}" is not a permitted key.` }));
+    }
+    const isMissing = issue.code === 'invalid_type' && issue.input === undefined;
+    return [{ resource, field, code: isMissing ? 'missing_field' : 'invalid', message: issue.message }];
+  });
+}
+
+/** Parses input with its declared schema; a failure changes nothing and names the field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, context: InputContext): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors = toFieldErrors(result.error, context.resource);
+  const first = errors[0];
+  const message = first ? `Invalid request: ${first.field ? `"${first.field}" ` : ''}${first.message ?? 'is invalid'}` : 'Invalid request';
+  if (context.invalidStatus === 400) throw new BadRequestError(message);
+  throw new ValidationError(message, errors);
+}

@@ -1,0 +1,42 @@
+import type { Server } from 'node:http';
+import { createApp } from './app';
+import { createServices } from './composition';
+import type { Config } from './config';
+import { openDatabase } from './database/connection';
+import { migrateLatest } from './database/migrate';
+import { createLogger } from './logger';
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** config → database → migrations → listen; closes cleanly on SIGTERM/SIGINT. */
+export async function startServer(config: Config, hooks: { beforeListen?: (services: ReturnType<typeof createServices>) => Promise<void> } = {}): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel);
+  const database = openDatabase(config.databaseUrl);
+  await migrateLatest(database);
+  const services = createServices(database);
+  await hooks.beforeListen?.(services);
+  const app = createApp({ services, logger, trustProxy: config.trustProxy });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const url = `http://${host}:${port}`;
+  logger.info({ url }, 'orgsec listening');
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => database.knex.destroy()));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      void close().then(() => process.exit(0));
+    });
+  }
+  return { server, url, close };
+}

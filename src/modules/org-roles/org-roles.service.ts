@@ -1,0 +1,185 @@
+import type { Knex } from 'knex';
+import type { Authorizer } from '../../auth/authorizer';
+import type { Principal } from '../../auth/principal';
+import type { OperationName } from '../../auth/requirements';
+import { withTransaction, type Executor } from '../../database/transaction';
+import { NotFoundError, ValidationError } from '../../errors/domain';
+import { nowTimestamp } from '../../shared/time';
+import type { AccountsStore } from '../accounts/accounts.store';
+import type { OrganizationRecord, TeamRecord } from '../accounts/accounts.types';
+import type { AccessStore } from '../../auth/access.store';
+import type { OrgRolesStore } from './org-roles.store';
+import { assignmentOf, type Page, type RoleRecord, type RoleTeam, type RoleUser, type TeamWithParent } from './org-roles.types';
+
+export interface OrgRolesDeps {
+  db: Knex;
+  accounts: AccountsStore;
+  access: AccessStore;
+  roles: OrgRolesStore;
+  authorizer: Authorizer;
+}
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+const RESOURCE = 'OrganizationRole';
+
+/** Spec §4.1: organization roles, their assignment to teams and users, and their holders. */
+export class OrgRolesService {
+  constructor(private readonly deps: OrgRolesDeps) {}
+
+  async listRoles(principal: Principal, orgLogin: string): Promise<{ org: OrganizationRecord; roles: RoleRecord[] }> {
+    const { db, roles } = this.deps;
+    const org = await this.authorizedOrg(db, principal, 'listOrgRoles', orgLogin);
+    return { org, roles: await roles.listRoles(db, org.id) };
+  }
+
+  async getRole(principal: Principal, orgLogin: string, roleId: number): Promise<{ org: OrganizationRecord; role: RoleRecord }> {
+    const { db } = this.deps;
+    const org = await this.authorizedOrg(db, principal, 'getOrgRole', orgLogin);
+    return { org, role: await this.existingRole(db, org, roleId) };
+  }
+
+  async assignToTeam(principal: Principal, orgLogin: string, teamSlug: string, roleId: number): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const org = await this.authorizedOrg(trx, principal, 'assignTeamToOrgRole', orgLogin);
+      assertRolesEnabled(org); // spec #3: 422 when the feature is off
+      const team = await this.existingTeam(trx, org, teamSlug);
+      const role = await this.existingRole(trx, org, roleId);
+      await this.deps.roles.assignTeam(trx, org.id, role.id, team.id, nowTimestamp());
+    });
+  }
+
+  async revokeFromTeam(principal: Principal, orgLogin: string, teamSlug: string, roleId: number): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const org = await this.authorizedOrg(trx, principal, 'revokeOrgRoleTeam', orgLogin);
+      const team = await this.existingTeam(trx, org, teamSlug);
+      const role = await this.existingRole(trx, org, roleId);
+      await this.deps.roles.revokeTeam(trx, org.id, role.id, team.id);
+    });
+  }
+
+  async revokeAllFromTeam(principal: Principal, orgLogin: string, teamSlug: string): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const org = await this.authorizedOrg(trx, principal, 'revokeAllOrgRolesTeam', orgLogin);
+      const team = await this.existingTeam(trx, org, teamSlug);
+      await this.deps.roles.revokeAllTeam(trx, org.id, team.id);
+    });
+  }
+
+  async assignToUser(principal: Principal, orgLogin: string, username: string, roleId: number): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const org = await this.authorizedOrg(trx, principal, 'assignUserToOrgRole', orgLogin);
+      assertRolesEnabled(org); // spec #6: 422 when the feature is off
+      const user = await this.existingUser(trx, username);
+      const role = await this.existingRole(trx, org, roleId);
+      if ((await this.deps.access.orgMembership(trx, org.id, user.id)) === null) {
+        // spec #6: 422 when the user is not an organization member
+        throw new ValidationError(`User ${user.login} is not a member of the organization ${org.login}.`, [
+          { resource: RESOURCE, field: 'username', code: 'invalid', message: 'The user is not a member of the organization.' },
+        ]);
+      }
+      await this.deps.roles.assignUser(trx, org.id, role.id, user.id, nowTimestamp());
+    });
+  }
+
+  async revokeFromUser(principal: Principal, orgLogin: string, username: string, roleId: number): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const org = await this.authorizedOrg(trx, principal, 'revokeOrgRoleUser', orgLogin);
+      const user = await this.existingUser(trx, username);
+      const role = await this.existingRole(trx, org, roleId);
+      await this.deps.roles.revokeUser(trx, org.id, role.id, user.id);
+    });
+  }
+
+  async revokeAllFromUser(principal: Principal, orgLogin: string, username: string): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const org = await this.authorizedOrg(trx, principal, 'revokeAllOrgRolesUser', orgLogin);
+      const user = await this.existingUser(trx, username);
+      await this.deps.roles.revokeAllUser(trx, org.id, user.id);
+    });
+  }
+
+  /** #9: teams holding the role, directly or as a child of a team that does. */
+  async listTeams(principal: Principal, orgLogin: string, roleId: number, page: PageRequest): Promise<{ org: OrganizationRecord } & Page<RoleTeam>> {
+    const { db, roles, accounts } = this.deps;
+    const org = await this.authorizedOrg(db, principal, 'listOrgRoleTeams', orgLogin);
+    assertRolesEnabled(org);
+    const role = await this.existingRole(db, org, roleId);
+    const holders = await roles.teamHolders(db, org.id, role.id);
+    const slice = pageOf(holders, page);
+    const teams = await this.withParents(db, await accounts.findTeamsByIds(db, slice.map((h) => h.id)));
+    return {
+      org,
+      total: holders.length,
+      items: slice.map((h, i) => ({ ...teams[i]!, assignment: assignmentOf(h) })),
+    };
+  }
+
+  /** #10: users holding the role, directly or through teams (inherited_from names them). */
+  async listUsers(principal: Principal, orgLogin: string, roleId: number, page: PageRequest): Promise<{ org: OrganizationRecord } & Page<RoleUser>> {
+    const { db, roles, accounts } = this.deps;
+    const org = await this.authorizedOrg(db, principal, 'listOrgRoleUsers', orgLogin);
+    assertRolesEnabled(org);
+    const role = await this.existingRole(db, org, roleId);
+    const holders = await roles.userHolders(db, org.id, role.id);
+    const slice = pageOf(holders, page);
+    const users = await accounts.findAccountsByIds(db, slice.map((h) => h.id));
+    const viaTeamIds = [...new Set(slice.flatMap((h) => h.viaTeamIds))];
+    const viaTeams = new Map((await this.withParents(db, await accounts.findTeamsByIds(db, viaTeamIds))).map((t) => [t.team.id, t]));
+    return {
+      org,
+      total: holders.length,
+      items: slice.map((h, i) => ({
+        user: users[i]!,
+        assignment: assignmentOf(h),
+        inheritedFrom: h.viaTeamIds.flatMap((id) => viaTeams.get(id) ?? []),
+      })),
+    };
+  }
+
+  private async authorizedOrg(db: Executor, principal: Principal, operation: OperationName, orgLogin: string): Promise<OrganizationRecord> {
+    const org = await this.deps.accounts.findOrganizationByLogin(db, orgLogin);
+    await this.deps.authorizer.assertAllowed(db, principal, operation, org ? { kind: 'org', orgId: org.id } : null);
+    return org!;
+  }
+
+  private async existingRole(db: Executor, org: OrganizationRecord, roleId: number): Promise<RoleRecord> {
+    const role = await this.deps.roles.findRole(db, org.id, roleId);
+    if (!role) throw new NotFoundError();
+    return role;
+  }
+
+  private async existingTeam(db: Executor, org: OrganizationRecord, slug: string): Promise<TeamRecord> {
+    const team = await this.deps.accounts.findTeamBySlug(db, org.id, slug);
+    if (!team) throw new NotFoundError();
+    return team;
+  }
+
+  private async existingUser(db: Executor, login: string) {
+    const user = await this.deps.accounts.findUserByLogin(db, login);
+    if (!user) throw new NotFoundError();
+    return user;
+  }
+
+  private async withParents(db: Executor, teams: TeamRecord[]): Promise<TeamWithParent[]> {
+    const parentIds = [...new Set(teams.flatMap((t) => (t.parentId === null ? [] : [t.parentId])))];
+    const parents = new Map((await this.deps.accounts.findTeamsByIds(db, parentIds)).map((t) => [t.id, t]));
+    return teams.map((team) => ({ team, parent: team.parentId === null ? null : parents.get(team.parentId) ?? null }));
+  }
+}
+
+function assertRolesEnabled(org: OrganizationRecord): void {
+  if (!org.rolesEnabled) {
+    throw new ValidationError(`Organization roles are not enabled for the organization ${org.login}.`, [
+      { resource: RESOURCE, field: 'organization', code: 'unprocessable', message: 'Organization roles are not enabled for this organization.' },
+    ]);
+  }
+}
+
+function pageOf<T>(items: T[], page: PageRequest): T[] {
+  const start = (page.page - 1) * page.perPage;
+  return items.slice(start, start + page.perPage);
+}

@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { usesScopes } from '../../auth/grants';
+import { generateToken, hashToken } from '../../auth/token-format';
+import type { NewToken, TokenStore } from '../../auth/token.store';
+import { withTransaction, type Executor } from '../../database/transaction';
+import { ValidationError } from '../../errors/domain';
+import { canonicalJson } from '../../shared/canonical-json';
+import { normalizeTimestamp, nowTimestamp } from '../../shared/time';
+import type { AccountsStore } from '../accounts/accounts.store';
+import type { TokenDeclaration } from '../world/world.schema';
+
+export interface IssuedToken {
+  id: number;
+  /** The raw token, only when this call generated it: the one time it is shown. */
+  token: string | undefined;
+  /** false when an identical declaration was already loaded (world files are idempotent). */
+  created: boolean;
+}
+
+function invalid(field: string, message: string): ValidationError {
+  return new ValidationError(message, [{ resource: 'Token', field, code: 'invalid', message }]);
+}
+
+/** Canonical identity of a token declared without a value, so reloading it creates nothing. */
+function declarationKey(declaration: TokenDeclaration): string {
+  const { token: _token, ...rest } = declaration;
+  return crypto.createHash('sha256').update(canonicalJson(rest)).digest('hex');
+}
+
+/** Creates tokens from declarations (CLI and world files): references resolved, only hashes stored. */
+export class TokensService {
+  constructor(private readonly deps: { db: Knex; accounts: AccountsStore; tokens: TokenStore }) {}
+
+  /** `orgsec token create`: always a new token. */
+  async create(declaration: TokenDeclaration): Promise<IssuedToken> {
+    return withTransaction(this.deps.db, (trx) => this.issue(trx, declaration, { idempotent: false }));
+  }
+
+  async issue(db: Executor, declaration: TokenDeclaration, options: { idempotent: boolean }): Promise<IssuedToken> {
+    const record = await this.resolve(db, declaration);
+    if (declaration.token !== undefined) {
+      const tokenHash = hashToken(declaration.token);
+      const updated = await this.deps.tokens.updateByHash(db, { ...record, tokenHash, declarationKey: null });
+      if (updated !== undefined) return { id: updated, token: undefined, created: false };
+      return { id: await this.deps.tokens.insert(db, { ...record, tokenHash, declarationKey: null }), token: undefined, created: true };
+    }
+    const key = options.idempotent ? declarationKey(declaration) : null;
+    if (key !== null && (await this.deps.tokens.existsByDeclarationKey(db, key))) return { id: 0, token: undefined, created: false };
+    const raw = generateToken(declaration.type);
+    const id = await this.deps.tokens.insert(db, { ...record, tokenHash: hashToken(raw), declarationKey: key });
+    return { id, token: raw, created: true };
+  }
+
+  private async resolve(db: Executor, d: TokenDeclaration): Promise<Omit<NewToken, 'tokenHash' | 'declarationKey'>> {
+    const { accounts } = this.deps;
+    const now = nowTimestamp();
+    const expiresAt = d.expires_at ? normalizeTimestamp(d.expires_at)! : null;
+    const base = { expiresAt, revokedAt: d.revoked ? now : null, createdAt: now, scopes: [] as NewToken['scopes'], permissions: {}, appName: null, userId: null };
+    let userId: number | null = null;
+    if (d.type !== 'installation') {
+      const user = await accounts.findUserByLogin(db, d.user);
+      if (!user) throw invalid('user', `user "${d.user}" does not exist`);
+      userId = user.id;
+    }
+    if (usesScopes(d.type)) {
+      if (!('scopes' in d)) throw invalid('scopes', 'a classic token needs scopes');
+      return { ...base, type: d.type, userId, scopes: d.scopes, ownerAccountId: null, ownerEnterpriseId: null, repositorySelection: null, repositoryIds: [] };
+    }
+    if (!('resource_owner' in d)) throw invalid('resource_owner', `a ${d.type} token needs a resource_owner`);
+    const account = await accounts.findAccountByLogin(db, d.resource_owner);
+    const enterprise = account ? undefined : await accounts.findEnterpriseBySlug(db, d.resource_owner);
+    if (!account && !enterprise) throw invalid('resource_owner', `resource owner "${d.resource_owner}" is neither an account nor an enterprise`);
+    let repositoryIds: number[] = [];
+    if (d.repositories !== 'all') {
+      if (!account) throw invalid('repositories', 'an enterprise-owned token cannot select repositories');
+      repositoryIds = [];
+      for (const name of d.repositories) {
+        const repo = await accounts.findRepository(db, account.login, name);
+        if (!repo) throw invalid('repositories', `repository "${account.login}/${name}" does not exist`);
+        repositoryIds.push(repo.id);
+      }
+    }
+    return {
+      ...base,
+      type: d.type,
+      userId,
+      appName: 'app' in d && d.app !== undefined ? d.app : null,
+      permissions: d.permissions,
+      ownerAccountId: account?.id ?? null,
+      ownerEnterpriseId: enterprise?.id ?? null,
+      repositorySelection: d.repositories === 'all' ? 'all' : 'selected',
+      repositoryIds,
+    };
+  }
+}

@@ -1,0 +1,131 @@
+import type { Knex } from 'knex';
+import { nowTimestamp } from '../../shared/time';
+import { ValidationError } from '../../errors/domain';
+import type { AccountsStore } from '../accounts/accounts.store';
+import type { OrgRolesStore } from '../org-roles/org-roles.store';
+import type { TokensService } from '../tokens/tokens.service';
+import {
+  loadEnterprises, loadOrganizations, loadRepositories, loadRoleAssignments, loadRoles, loadTeamRepositories, loadTeams, loadUsers,
+  type SectionContext,
+} from './world.accounts';
+import { worldSchema, type World } from './world.schema';
+import { loadAdvisories, loadAlerts, loadAttestations, loadOidc, pruneEnterpriseInclusions } from './world.security';
+import { References, WorldError, fail } from './world.support';
+
+export { WorldError };
+
+export interface GeneratedToken {
+  entry: string;
+  description: string;
+  token: string;
+}
+
+export interface LoadSummary {
+  counts: Record<string, number>;
+  /** Tokens this load generated: the only time their values are shown. */
+  generatedTokens: GeneratedToken[];
+}
+
+export interface LoadOptions {
+  /** Empty the database first. */
+  replace?: boolean;
+  onProgress?: (message: string) => void;
+}
+
+// Every table a world declares, children first, for --replace. The predefined
+// organization roles (org_id null) are part of the schema, not of a world.
+const WORLD_TABLES = [
+  'attestation_subjects', 'attestations', 'dependency_alert_assignees', 'dependency_alerts', 'advisory_vulnerabilities', 'advisories',
+  'repository_oidc_subject_templates', 'organization_oidc_subject_templates', 'organization_oidc_property_inclusions',
+  'enterprise_oidc_property_inclusions', 'token_repositories', 'tokens', 'organization_role_teams', 'organization_role_users',
+  'team_repositories', 'repository_collaborators', 'repository_custom_property_values', 'repository_storage_records',
+  'repository_deployment_records', 'repositories', 'team_members', 'teams', 'organization_custom_properties',
+  'organization_members', 'organizations', 'enterprise_members', 'enterprises',
+];
+
+/** Parses a world file: every problem named by its path, before anything is written. */
+export function parseWorld(input: unknown): World {
+  const result = worldSchema.safeParse(input);
+  if (result.success) return result.data;
+  const lines = result.error.issues.slice(0, 10).map((issue) => {
+    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+    const keys = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+    return `${path || '(world)'}: ${keys}`;
+  });
+  throw new WorldError(lines.join('\n'));
+}
+
+/** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
+export class WorldLoader {
+  constructor(private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService }) {}
+
+  async load(input: unknown, options: LoadOptions = {}): Promise<LoadSummary> {
+    const world = parseWorld(input);
+    const progress = options.onProgress ?? (() => undefined);
+    return this.deps.db.transaction(async (trx) => {
+      if (options.replace) {
+        for (const table of WORLD_TABLES) await trx(table).delete();
+        await trx('organization_roles').whereNotNull('org_id').delete();
+        await trx('accounts').delete();
+      }
+      const ctx: SectionContext = {
+        trx, refs: new References(trx, this.deps.accounts), accounts: this.deps.accounts, roles: this.deps.roles, now: nowTimestamp(),
+      };
+      await loadUsers(ctx, world.users);
+      await loadEnterprises(ctx, world.enterprises);
+      await loadOrganizations(ctx, world.organizations);
+      await loadTeams(ctx, world.teams);
+      await loadRepositories(ctx, world.repositories);
+      await loadTeamRepositories(ctx, world.teams);
+      await loadRoles(ctx, world.organization_roles);
+      await loadRoleAssignments(ctx, world.role_assignments);
+      await loadAdvisories(ctx, world.advisories);
+      await loadAlerts(ctx, world.alerts, (done) => progress(`alerts: ${done}/${world.alerts.length}`));
+      await loadAttestations(ctx, world.attestations);
+      await loadOidc(ctx, world.oidc);
+      await pruneEnterpriseInclusions(trx);
+      const generatedTokens = await this.loadTokens(trx, world.tokens);
+      return { counts: countsOf(world), generatedTokens };
+    });
+  }
+
+  private async loadTokens(trx: Knex.Transaction, tokens: World['tokens']): Promise<GeneratedToken[]> {
+    const generated: GeneratedToken[] = [];
+    for (const [i, declaration] of tokens.entries()) {
+      const entry = `tokens[${i}]`;
+      let issued;
+      try {
+        issued = await this.deps.tokens.issue(trx, declaration, { idempotent: true });
+      } catch (error) {
+        if (error instanceof ValidationError) fail(entry, error.message);
+        throw error;
+      }
+      if (issued.token !== undefined) {
+        const who = declaration.type === 'installation' ? `app ${declaration.app}` : declaration.user;
+        const where = 'resource_owner' in declaration ? ` on ${declaration.resource_owner}` : '';
+        generated.push({ entry, description: `${declaration.type} token for ${who}${where}`, token: issued.token });
+      }
+    }
+    return generated;
+  }
+}
+
+function countsOf(world: World): Record<string, number> {
+  const oidc = world.oidc;
+  return {
+    users: world.users.length,
+    enterprises: world.enterprises.length,
+    organizations: world.organizations.length,
+    teams: world.teams.length,
+    repositories: world.repositories.length,
+    organization_roles: world.organization_roles.length,
+    role_assignments: world.role_assignments.length,
+    advisories: world.advisories.length,
+    alerts: world.alerts.length,
+    attestations: world.attestations.length,
+    oidc_settings:
+      (oidc.enterprise_property_inclusions?.length ?? 0) + (oidc.organization_property_inclusions?.length ?? 0)
+      + (oidc.organization_subject_templates?.length ?? 0) + (oidc.repository_subject_templates?.length ?? 0),
+    tokens: world.tokens.length,
+  };
+}

@@ -1,0 +1,214 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { canonicalJson } from '../../shared/canonical-json';
+import { normalizeTimestamp } from '../../shared/time';
+import { ValidationError } from '../../errors/domain';
+import { inspectBundle } from '../attestations/attestation-bundle';
+import { nameKey } from '../accounts/accounts.store';
+import type { SectionContext } from './world.accounts';
+import { fail, replaceSet } from './world.support';
+import type { World } from './world.schema';
+
+const ts = (value: string | null | undefined): string | null => (value ? normalizeTimestamp(value)! : null);
+
+export async function loadAdvisories(ctx: SectionContext, advisories: World['advisories']): Promise<void> {
+  const { trx } = ctx;
+  for (const a of advisories) {
+    const values = {
+      cve_id: a.cve_id ?? null,
+      classification: a.classification,
+      summary: a.summary,
+      description: a.description,
+      severity: a.severity,
+      cvss_vector_string: a.cvss?.vector_string ?? null,
+      cvss_score: a.cvss?.score ?? null,
+      cvss_severities: JSON.stringify({ cvss_v3: a.cvss_severities?.cvss_v3 ?? null, cvss_v4: a.cvss_severities?.cvss_v4 ?? null }),
+      epss_percentage: a.epss?.percentage ?? null,
+      epss_percentile: a.epss?.percentile ?? null,
+      cwes: JSON.stringify(a.cwes),
+      identifiers: JSON.stringify(a.identifiers),
+      references: JSON.stringify(a.references),
+      published_at: ts(a.published_at)!,
+      updated_at: ts(a.updated_at)!,
+      withdrawn_at: ts(a.withdrawn_at),
+    };
+    await trx('advisories').insert({ svcsa_id: a.svcsa_id, ...values }).onConflict('svcsa_id').merge(Object.keys(values));
+    const { id } = await trx('advisories').where('svcsa_id', a.svcsa_id).first('id');
+    const vulnerabilities = a.vulnerabilities.map((v) => ({
+      ecosystem: v.package.ecosystem,
+      package_name: v.package.name,
+      severity: v.severity,
+      vulnerable_version_range: v.vulnerable_version_range,
+      first_patched_version: v.first_patched_version?.identifier ?? null,
+    }));
+    await replaceSet(trx, 'advisory_vulnerabilities', { advisory_id: Number(id) }, vulnerabilities,
+      ['advisory_id', 'ecosystem', 'package_name', 'severity', 'vulnerable_version_range', 'first_patched_version']);
+  }
+}
+
+const ALERT_COLUMNS = [
+  'advisory_id', 'ecosystem', 'package_name', 'manifest_path', 'scope', 'relationship', 'state', 'created_at', 'updated_at',
+  'fixed_at', 'auto_dismissed_at', 'dismissed_at', 'dismissed_by_id', 'dismissed_reason', 'dismissed_comment',
+] as const;
+
+/**
+ * Alerts are keyed by (repository, number); one given without a number is keyed by what
+ * makes it the same alert (advisory, package, manifest) and numbered next in its repository.
+ */
+export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], onProgress: (done: number) => void): Promise<void> {
+  const { trx, refs, now } = ctx;
+  const advisoryIds = new Map<string, number>();
+  const nextNumber = new Map<number, number>();
+  for (const [i, a] of alerts.entries()) {
+    const entry = `alerts[${i}] "${a.repository}${a.number ? `#${a.number}` : ''}"`;
+    const repo = await refs.repo(entry, a.repository);
+    let advisoryId = advisoryIds.get(a.advisory);
+    if (advisoryId === undefined) {
+      const row = await trx('advisories').where('svcsa_id', a.advisory).first('id');
+      if (!row) fail(entry, `advisory "${a.advisory}" does not exist`);
+      advisoryIds.set(a.advisory, (advisoryId = Number(row.id)));
+    }
+    const covers = await trx('advisory_vulnerabilities').where({ advisory_id: advisoryId, ecosystem: a.package.ecosystem, package_name: a.package.name }).first('id');
+    if (!covers) fail(entry, `advisory "${a.advisory}" has no vulnerability for ${a.package.ecosystem}/${a.package.name}`);
+    const createdAt = ts(a.created_at) ?? now;
+    const row: Record<(typeof ALERT_COLUMNS)[number], unknown> = {
+      advisory_id: advisoryId,
+      ecosystem: a.package.ecosystem,
+      package_name: a.package.name,
+      manifest_path: a.manifest_path,
+      scope: a.scope,
+      relationship: a.relationship,
+      state: a.state,
+      created_at: createdAt,
+      updated_at: ts(a.updated_at) ?? createdAt,
+      fixed_at: ts(a.fixed_at),
+      auto_dismissed_at: ts(a.auto_dismissed_at),
+      dismissed_at: ts(a.dismissed_at),
+      dismissed_by_id: a.dismissed_by ? (await refs.user(entry, a.dismissed_by)).id : null,
+      dismissed_reason: a.dismissed_reason ?? null,
+      dismissed_comment: a.dismissed_comment ?? null,
+    };
+    const existing = a.number !== undefined
+      ? await trx('dependency_alerts').where({ repo_id: repo.id, number: a.number }).first('id', ...ALERT_COLUMNS)
+      : await trx('dependency_alerts')
+        .where({ repo_id: repo.id, advisory_id: advisoryId, ecosystem: a.package.ecosystem, package_name: a.package.name, manifest_path: a.manifest_path })
+        .orderBy('number').first('id', ...ALERT_COLUMNS);
+    let alertId: number;
+    if (existing) {
+      alertId = Number(existing.id);
+      if (ALERT_COLUMNS.some((c) => (existing[c] ?? null) !== row[c])) {
+        await trx('dependency_alerts').where('id', alertId).update({ ...row, version: trx.raw('version + 1') });
+      }
+    } else {
+      const number = a.number ?? (await nextAlertNumber(trx, nextNumber, repo.id));
+      const [inserted] = await trx('dependency_alerts').insert({ repo_id: repo.id, number, ...row }).returning('id');
+      alertId = Number(inserted.id ?? inserted);
+    }
+    const assignees = [];
+    for (const login of new Set(a.assignees.map(nameKey))) assignees.push({ user_id: (await refs.user(entry, login)).id });
+    await replaceSet(trx, 'dependency_alert_assignees', { alert_id: alertId }, assignees, ['alert_id', 'user_id']);
+    if ((i + 1) % 1000 === 0) onProgress(i + 1);
+  }
+}
+
+async function nextAlertNumber(trx: Knex.Transaction, cache: Map<number, number>, repoId: number): Promise<number> {
+  let next = cache.get(repoId);
+  if (next === undefined) {
+    const row = await trx('dependency_alerts').where('repo_id', repoId).max({ max: 'number' }).first();
+    next = Number(row?.max ?? 0) + 1;
+  }
+  cache.set(repoId, next + 1);
+  return next;
+}
+
+/** Attestations go through the same bundle checks as #21; the same bundle twice is one. */
+export async function loadAttestations(ctx: SectionContext, attestations: World['attestations']): Promise<void> {
+  const { trx, refs, now } = ctx;
+  for (const [i, a] of attestations.entries()) {
+    const entry = `attestations[${i}] "${a.repository}"`;
+    const repo = await refs.repo(entry, a.repository);
+    let inspected;
+    try {
+      inspected = inspectBundle(a.bundle);
+    } catch (error) {
+      if (error instanceof ValidationError) fail(entry, error.message);
+      throw error;
+    }
+    const bundleSha256 = crypto.createHash('sha256').update(canonicalJson(a.bundle)).digest('hex');
+    const existing = await trx('attestations').where({ repo_id: repo.id, bundle_sha256: bundleSha256 }).first('id');
+    if (existing) continue;
+    const [row] = await trx('attestations')
+      .insert({ repo_id: repo.id, bundle: JSON.stringify(a.bundle), bundle_sha256: bundleSha256, predicate_type: inspected.predicateType, initiator_id: null, created_at: now })
+      .returning('id');
+    const id = Number(row.id ?? row);
+    await trx('attestation_subjects').insert(inspected.subjects.map((s) => ({ attestation_id: id, digest: s.digest, name: s.name })));
+  }
+}
+
+export async function loadOidc(ctx: SectionContext, oidc: World['oidc']): Promise<void> {
+  const { trx, refs, now } = ctx;
+  for (const [i, inc] of (oidc.enterprise_property_inclusions ?? []).entries()) {
+    const entry = `oidc.enterprise_property_inclusions[${i}]`;
+    const enterprise = await trx('enterprises').where('slug_key', nameKey(inc.enterprise)).first('id');
+    if (!enterprise) fail(entry, `enterprise "${inc.enterprise}" does not exist`);
+    const defined = await trx('organization_custom_properties as p')
+      .join('organizations as o', 'o.account_id', 'p.org_id')
+      .where({ 'o.enterprise_id': enterprise.id, 'p.name': inc.custom_property_name })
+      .first('p.name');
+    if (!defined) fail(entry, `no organization of ${inc.enterprise} defines the custom property "${inc.custom_property_name}"`);
+    await trx('enterprise_oidc_property_inclusions')
+      .insert({ enterprise_id: enterprise.id, custom_property_name: inc.custom_property_name, created_at: now })
+      .onConflict(['enterprise_id', 'custom_property_name']).ignore();
+  }
+  for (const [i, inc] of (oidc.organization_property_inclusions ?? []).entries()) {
+    const entry = `oidc.organization_property_inclusions[${i}]`;
+    const org = await refs.org(entry, inc.org);
+    if (!(await trx('organization_custom_properties').where({ org_id: org.id, name: inc.custom_property_name }).first('name'))) {
+      fail(entry, `${inc.org} defines no custom property "${inc.custom_property_name}"`);
+    }
+    await trx('organization_oidc_property_inclusions')
+      .insert({ org_id: org.id, custom_property_name: inc.custom_property_name, created_at: now })
+      .onConflict(['org_id', 'custom_property_name']).ignore();
+  }
+  for (const [i, t] of (oidc.organization_subject_templates ?? []).entries()) {
+    const org = await refs.org(`oidc.organization_subject_templates[${i}]`, t.org);
+    const values = { include_claim_keys: JSON.stringify(t.include_claim_keys), use_immutable_subject: t.use_immutable_subject ? 1 : 0 };
+    await upsertUnlessEqual(trx, 'organization_oidc_subject_templates', { org_id: org.id }, values, now);
+  }
+  for (const [i, t] of (oidc.repository_subject_templates ?? []).entries()) {
+    const repo = await refs.repo(`oidc.repository_subject_templates[${i}]`, t.repository);
+    const values = {
+      use_default: t.use_default ? 1 : 0,
+      include_claim_keys: t.include_claim_keys === undefined ? null : JSON.stringify(t.include_claim_keys),
+      use_immutable_subject: t.use_immutable_subject ? 1 : 0,
+    };
+    await upsertUnlessEqual(trx, 'repository_oidc_subject_templates', { repo_id: repo.id }, values, now);
+  }
+}
+
+/** Writes a one-row setting only when it differs, so updated_at stays put on a reload. */
+async function upsertUnlessEqual(trx: Knex.Transaction, table: string, key: Record<string, number>, values: Record<string, unknown>, now: string): Promise<void> {
+  const existing = await trx(table).where(key).first(Object.keys(values));
+  if (!existing) {
+    await trx(table).insert({ ...key, ...values, updated_at: now });
+    return;
+  }
+  const differs = Object.entries(values).some(([k, v]) => {
+    const have = typeof existing[k] === 'boolean' ? (existing[k] ? 1 : 0) : existing[k];
+    return have !== v;
+  });
+  if (differs) await trx(table).where(key).update({ ...values, updated_at: now });
+}
+
+/** An enterprise inclusion never names a property that no organization of it defines. */
+export async function pruneEnterpriseInclusions(trx: Knex.Transaction): Promise<void> {
+  await trx('enterprise_oidc_property_inclusions as i')
+    .whereNotExists((q) =>
+      q.select(trx.raw('1'))
+        .from('organization_custom_properties as p')
+        .join('organizations as o', 'o.account_id', 'p.org_id')
+        .whereRaw('o.enterprise_id = i.enterprise_id')
+        .whereRaw('p.name = i.custom_property_name'),
+    )
+    .delete();
+}

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import { canonicalJson } from '../../shared/canonical-json';
+import { nameKey, type AccountsStore } from '../accounts/accounts.store';
+import type { OrganizationRecord, RepositoryRecord, UserRecord } from '../accounts/accounts.types';
+
+/** A world file that cannot be loaded; the message names the entry. Nothing was written. */
+export class WorldError extends Error {}
+
+export function fail(entry: string, message: string): never {
+  throw new WorldError(`${entry}: ${message}`);
+}
+
+/** Drops undefined values, so an update touches only the keys a world file gives. */
+export function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * Makes the rows of `table` within `scope` exactly `rows`, comparing on `columns`.
+ * Rewrites nothing when they are already equal, so reloading a file changes nothing.
+ */
+export async function replaceSet(
+  trx: Knex.Transaction,
+  table: string,
+  scope: Record<string, unknown>,
+  rows: Array<Record<string, unknown>>,
+  columns: string[],
+): Promise<void> {
+  const project = (r: Record<string, unknown>) => canonicalJson(columns.map((c) => (r[c] === undefined ? null : r[c])));
+  const existing = await trx(table).where(scope).select(columns);
+  const want = rows.map((r) => project({ ...scope, ...r })).sort();
+  const have = existing.map((r) => project(normalizeRow(r))).sort();
+  if (want.length === have.length && want.every((w, i) => w === have[i])) return;
+  await trx(table).where(scope).delete();
+  if (rows.length > 0) await trx.batchInsert(table, rows.map((r) => ({ ...scope, ...r })), 500);
+}
+
+/** SQLite answers booleans as 0/1 and numbers as numbers; PostgreSQL as booleans. */
+function normalizeRow(row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 1 : 0) : v]));
+}
+
+export function booleanColumn(value: boolean | undefined): number | undefined {
+  return value === undefined ? undefined : value ? 1 : 0;
+}
+
+/** Resolves world references (to rows in the file or already in the database), with caches. */
+export class References {
+  private readonly users = new Map<string, UserRecord | undefined>();
+  private readonly orgs = new Map<string, OrganizationRecord | undefined>();
+  private readonly repos = new Map<string, RepositoryRecord | undefined>();
+
+  constructor(private readonly trx: Knex.Transaction, private readonly accounts: AccountsStore) {}
+
+  async user(entry: string, login: string): Promise<UserRecord> {
+    const key = nameKey(login);
+    if (!this.users.has(key)) this.users.set(key, await this.accounts.findUserByLogin(this.trx, login));
+    return this.users.get(key) ?? fail(entry, `user "${login}" does not exist`);
+  }
+
+  async org(entry: string, login: string): Promise<OrganizationRecord> {
+    const key = nameKey(login);
+    if (!this.orgs.has(key)) this.orgs.set(key, await this.accounts.findOrganizationByLogin(this.trx, login));
+    return this.orgs.get(key) ?? fail(entry, `organization "${login}" does not exist`);
+  }
+
+  async repo(entry: string, ref: string): Promise<RepositoryRecord> {
+    const key = nameKey(ref);
+    if (!this.repos.has(key)) {
+      const [owner, name] = ref.split('/') as [string, string];
+      this.repos.set(key, await this.accounts.findRepository(this.trx, owner, name));
+    }
+    return this.repos.get(key) ?? fail(entry, `repository "${ref}" does not exist`);
+  }
+
+  /** Forget cached look-ups after the rows they describe were written. */
+  clear(): void {
+    this.users.clear();
+    this.orgs.clear();
+    this.repos.clear();
+  }
+}

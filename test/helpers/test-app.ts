@@ -1,0 +1,42 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import pino from 'pino';
+import request from 'supertest';
+import { createApp } from '../../src/app';
+import { createServices, type Services } from '../../src/composition';
+import { createTestDatabase, type TestDatabase } from './test-database';
+
+export interface TestApp {
+  db: TestDatabase;
+  services: Services;
+  app: Express;
+  /** supertest over the real Express app (real HTTP on an ephemeral port). */
+  http: () => ReturnType<typeof request>;
+  load(world: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const services = createServices(db);
+  const app = createApp({ services, logger: pino({ level: 'silent' }) });
+  // One listening server per file: a stable origin, as a real client sees.
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    db,
+    services,
+    app,
+    http: () => request(server),
+    load: async (world) => {
+      await services.world.load(world);
+    },
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await db.destroy();
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -1,0 +1,44 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase, type Database } from '../../src/database/connection';
+import { migrateLatest } from '../../src/database/migrate';
+
+declare const TEST_DIALECT: 'sqlite' | 'postgres';
+
+export const dialect: 'sqlite' | 'postgres' = TEST_DIALECT;
+
+export interface TestDatabase extends Database {
+  /** The URL another process would use to reach the same database. */
+  url: string;
+  destroy(): Promise<void>;
+}
+
+/** A fresh, empty database for one test file: its own SQLite file or PostgreSQL schema. */
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const id = crypto.randomBytes(6).toString('hex');
+  let db: Database;
+  let url: string;
+  let cleanup: () => Promise<void>;
+  if (dialect === 'postgres') {
+    url = process.env.TEST_DATABASE_URL!;
+    const schema = `test_${id}`;
+    db = openDatabase(url, { schema, poolMax: 4 });
+    await db.knex.raw('CREATE SCHEMA ??', [schema]);
+    cleanup = async () => {
+      await db.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+      await db.knex.destroy();
+    };
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-test-'));
+    url = path.join(dir, 'orgsec.sqlite');
+    db = openDatabase(url);
+    cleanup = async () => {
+      await db.knex.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  if (options.migrate !== false) await migrateLatest(db);
+  return { ...db, url, destroy: cleanup };
+}

@@ -1,0 +1,26 @@
+// Two projects over the same tests: SQLite always, PostgreSQL when TEST_DATABASE_URL is set.
+// Each test file gets its own fresh database (SQLite file or PostgreSQL schema), so files run in parallel.
+const path = require('node:path');
+
+const base = {
+  rootDir: path.join(__dirname, '..'),
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }] },
+};
+
+const projects = [{ ...base, displayName: 'sqlite', globals: { TEST_DIALECT: 'sqlite' } }];
+if (process.env.TEST_DATABASE_URL) {
+  projects.push({
+    ...base,
+    displayName: 'postgres',
+    globals: { TEST_DIALECT: 'postgres' },
+    // Pure logic does not touch a database: once is enough.
+    testPathIgnorePatterns: ['/test/unit/'],
+  });
+} else {
+  console.log('PostgreSQL run skipped: set TEST_DATABASE_URL=postgres://... to run every database test against PostgreSQL as well.');
+}
+
+module.exports = { projects, testTimeout: 30000 };
