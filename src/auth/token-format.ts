@@ -30,8 +30,7 @@ function checksum(body: string): string {
 }
 
 export function generateToken(type: TokenType): string {
-  const bytes = crypto.randomBytes(BODY_LENGTH);
-  const body = Array.from(bytes, (b) => BASE62[b % 62]).join('');
+  const body = Array.from({ length: BODY_LENGTH }, () => BASE62[crypto.randomInt(62)]).join('');
   return `${PREFIX[type]}${body}${checksum(body)}`;
 }
 

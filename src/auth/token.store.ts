@@ -72,26 +72,10 @@ export class TokenStore {
 
   async insert(db: Executor, token: NewToken): Promise<number> {
     const [row] = await db('tokens')
-      .insert({
-        token_hash: token.tokenHash,
-        type: token.type,
-        user_id: token.userId,
-        app_name: token.appName,
-        scopes: toJsonColumn(token.scopes),
-        permissions: toJsonColumn(token.permissions),
-        owner_account_id: token.ownerAccountId,
-        owner_enterprise_id: token.ownerEnterpriseId,
-        repository_selection: token.repositorySelection,
-        expires_at: token.expiresAt,
-        revoked_at: token.revokedAt,
-        declaration_key: token.declarationKey,
-        created_at: token.createdAt,
-      })
+      .insert({ ...tokenColumns(token), token_hash: token.tokenHash, revoked_at: token.revokedAt, declaration_key: token.declarationKey, created_at: token.createdAt })
       .returning('id');
     const id = Number(typeof row === 'object' ? row.id : row);
-    if (token.repositoryIds.length > 0) {
-      await db('token_repositories').insert(token.repositoryIds.map((repoId) => ({ token_id: id, repo_id: repoId })));
-    }
+    await this.insertRepositories(db, id, token.repositoryIds);
     return id;
   }
 
@@ -101,22 +85,32 @@ export class TokenStore {
     if (!existing) return undefined;
     const id = Number(existing.id);
     await db('tokens').where('id', id).update({
-      type: token.type,
-      user_id: token.userId,
-      app_name: token.appName,
-      scopes: toJsonColumn(token.scopes),
-      permissions: toJsonColumn(token.permissions),
-      owner_account_id: token.ownerAccountId,
-      owner_enterprise_id: token.ownerEnterpriseId,
-      repository_selection: token.repositorySelection,
-      expires_at: token.expiresAt,
+      ...tokenColumns(token),
       // Keep the first revocation time, so reloading a world file changes nothing.
       revoked_at: token.revokedAt === null ? null : db.raw('COALESCE(revoked_at, ?)', [token.revokedAt]),
     });
     await db('token_repositories').where('token_id', id).delete();
-    if (token.repositoryIds.length > 0) {
-      await db('token_repositories').insert(token.repositoryIds.map((repoId) => ({ token_id: id, repo_id: repoId })));
-    }
+    await this.insertRepositories(db, id, token.repositoryIds);
     return id;
   }
+
+  private async insertRepositories(db: Executor, tokenId: number, repositoryIds: readonly number[]): Promise<void> {
+    if (repositoryIds.length === 0) return;
+    await db('token_repositories').insert(repositoryIds.map((repoId) => ({ token_id: tokenId, repo_id: repoId })));
+  }
+}
+
+/** The columns a token declaration sets, on insert and on update alike. */
+function tokenColumns(token: NewToken) {
+  return {
+    type: token.type,
+    user_id: token.userId,
+    app_name: token.appName,
+    scopes: toJsonColumn(token.scopes),
+    permissions: toJsonColumn(token.permissions),
+    owner_account_id: token.ownerAccountId,
+    owner_enterprise_id: token.ownerEnterpriseId,
+    repository_selection: token.repositorySelection,
+    expires_at: token.expiresAt,
+  };
 }

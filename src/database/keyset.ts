@@ -12,16 +12,25 @@ export type SortValue = string | number | null;
 export interface KeysetColumn {
   column: string;
   direction: 'asc' | 'desc';
+  /** What the column holds; a cursor value of another kind is refused, never sent to SQL. */
+  type: 'integer' | 'number' | 'string';
 }
 
-const cursorSchema = z.object({ l: z.string().max(64), v: z.array(z.union([z.string().max(512), z.number(), z.null()])).max(8) });
+const INT32_MAX = 2 ** 31 - 1;
+const VALUE_SCHEMAS = {
+  integer: z.number().int().min(-INT32_MAX - 1).max(INT32_MAX),
+  number: z.number().finite(),
+  string: z.string().max(512),
+} as const;
+
+const cursorSchema = z.object({ l: z.string().max(64), v: z.array(z.unknown()).max(8) });
 
 export function encodeCursor(list: string, values: readonly SortValue[]): string {
   return Buffer.from(JSON.stringify({ l: list, v: values })).toString('base64url');
 }
 
-/** Decodes a cursor for `list`; anything forged, foreign or malformed is a 400. */
-export function decodeCursor(list: string, cursor: string, arity: number): SortValue[] {
+/** Decodes a cursor for `list` over `columns`; anything forged, foreign or malformed is a 400. */
+export function decodeCursor(list: string, cursor: string, columns: readonly KeysetColumn[]): SortValue[] {
   let parsed: unknown;
   try {
     if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
@@ -30,10 +39,11 @@ export function decodeCursor(list: string, cursor: string, arity: number): SortV
     throw new BadRequestError('The cursor is not valid. Use a cursor from the Link header of this list.');
   }
   const result = cursorSchema.safeParse(parsed);
-  if (!result.success || result.data.l !== list || result.data.v.length !== arity) {
+  const values = result.success && result.data.l === list && result.data.v.length === columns.length ? result.data.v : undefined;
+  if (!values || !values.every((value, i) => VALUE_SCHEMAS[columns[i]!.type].safeParse(value).success)) {
     throw new BadRequestError('The cursor is not valid for this list. Use a cursor from the Link header of this list.');
   }
-  return result.data.v;
+  return values as SortValue[];
 }
 
 /**
@@ -83,10 +93,10 @@ export async function fetchKeysetPage<R>(
   },
 ): Promise<KeysetPage<R>> {
   const { list, columns, valuesOf, perPage } = options;
-  if (options.after && options.before) throw new BadRequestError('Give either `before` or `after`, not both.');
+  if (options.after !== undefined && options.before !== undefined) throw new BadRequestError('Give either `before` or `after`, not both.');
   const backward = options.before !== undefined;
   const cursor = options.after ?? options.before;
-  if (cursor !== undefined) whereBeyond(query, columns, decodeCursor(list, cursor, columns.length), backward ? 'before' : 'after');
+  if (cursor !== undefined) whereBeyond(query, columns, decodeCursor(list, cursor, columns), backward ? 'before' : 'after');
   orderBy(query, columns, backward);
   const rows = (await query.limit(perPage + 1)) as R[];
   const hasMore = rows.length > perPage;

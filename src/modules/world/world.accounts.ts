@@ -99,6 +99,11 @@ async function replaceMembers(trx: Knex.Transaction, orgId: number, rows: Array<
 /** Declared properties are upserted; undeclared ones go, and their OIDC inclusions with them. */
 async function replaceCustomProperties(trx: Knex.Transaction, orgId: number, properties: NonNullable<World['organizations'][number]['custom_properties']>): Promise<void> {
   const names = properties.map((p) => p.name);
+  // A removed property takes its values on the organization's repositories with it.
+  await trx('repository_custom_property_values')
+    .whereIn('repo_id', trx('repositories').where('owner_id', orgId).select('id'))
+    .whereNotIn('name', names.length ? names : [''])
+    .delete();
   await trx('organization_custom_properties').where('org_id', orgId).whereNotIn('name', names.length ? names : ['']).delete();
   for (const p of properties) {
     const values = {
@@ -143,7 +148,6 @@ export async function loadTeams(ctx: SectionContext, teams: World['teams']): Pro
         const parent = await ctx.accounts.findTeamBySlug(trx, org.id, t.parent);
         if (!parent) fail(entry, `parent team "${t.parent}" does not exist in ${t.org}`);
         parentId = parent.id;
-        await assertNoCycle(trx, entry, id, parentId);
       }
       await trx('teams').where('id', id).update({ parent_id: parentId });
     }
@@ -159,13 +163,17 @@ export async function loadTeams(ctx: SectionContext, teams: World['teams']): Pro
       await replaceSet(trx, 'team_members', { team_id: id }, rows, ['team_id', 'user_id']);
     }
   }
+  // Cycles are judged on the end state, once every parent of the file is set.
+  for (const [i, t] of teams.entries()) await assertNoCycle(trx, `teams[${i}] "${t.org}/${t.slug}"`, ids[i]!);
 }
 
-async function assertNoCycle(trx: Knex.Transaction, entry: string, teamId: number, parentId: number): Promise<void> {
-  for (let at: number | null = parentId, hops = 0; at !== null; hops++) {
-    if (at === teamId || hops > 1000) fail(entry, 'the parent chain makes a cycle');
+async function assertNoCycle(trx: Knex.Transaction, entry: string, teamId: number): Promise<void> {
+  const seen = new Set<number>();
+  for (let at: number | null = teamId; at !== null; ) {
+    if (seen.has(at)) fail(entry, 'the parent chain makes a cycle');
+    seen.add(at);
     const row: { parent_id: number | null } | undefined = await trx('teams').where('id', at).first('parent_id');
-    at = row?.parent_id ?? null;
+    at = row?.parent_id === undefined || row.parent_id === null ? null : Number(row.parent_id);
   }
 }
 

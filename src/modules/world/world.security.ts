@@ -59,7 +59,9 @@ export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], o
   const { trx, refs, now } = ctx;
   const advisoryIds = new Map<string, number>();
   const nextNumber = new Map<number, number>();
-  for (const [i, a] of alerts.entries()) {
+  // Numbered alerts first, so an unnumbered one never takes a number the file claims.
+  const ordered = [...alerts.entries()].sort(([, a], [, b]) => Number(a.number === undefined) - Number(b.number === undefined));
+  for (const [done, [i, a]] of ordered.entries()) {
     const entry = `alerts[${i}] "${a.repository}${a.number ? `#${a.number}` : ''}"`;
     const repo = await refs.repo(entry, a.repository);
     let advisoryId = advisoryIds.get(a.advisory);
@@ -107,7 +109,7 @@ export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], o
     const assignees = [];
     for (const login of new Set(a.assignees.map(nameKey))) assignees.push({ user_id: (await refs.user(entry, login)).id });
     await replaceSet(trx, 'dependency_alert_assignees', { alert_id: alertId }, assignees, ['alert_id', 'user_id']);
-    if ((i + 1) % 1000 === 0) onProgress(i + 1);
+    if ((done + 1) % 1000 === 0) onProgress(done + 1);
   }
 }
 

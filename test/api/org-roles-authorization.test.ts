@@ -1,0 +1,105 @@
+import { expandScopes, grantsLevel, type Permissions, type Scope } from '../../src/auth/grants';
+import { REQUIREMENTS, type OperationName } from '../../src/auth/requirements';
+import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
+import { ORG, TOKENS, rolesWorld } from '../helpers/roles-world';
+
+// Expected statuses are computed from the requirements table and what each caller is
+// in the world, in the order the rules apply: 401, 404 (invisible), 403 grant, 403 caller.
+
+type Caller =
+  | { name: string; credentials: 'none' }
+  | { name: string; credentials: 'invalid'; token: string }
+  | { name: string; credentials: 'scopes'; token: string; scopes: Scope[]; isOwner: boolean; readsRoles: boolean }
+  | { name: string; credentials: 'permissions'; token: string; permissions: Permissions; ownsOrg: boolean; user: { isOwner: boolean; readsRoles: boolean } | null };
+
+const world = rolesWorld();
+const declared = (token: string) => world.tokens.find((t) => t.token === token)!;
+const permissionsOf = (token: string) => (declared(token) as { permissions: Permissions }).permissions;
+
+const CALLERS: Caller[] = [
+  { name: 'no token', credentials: 'none' },
+  { name: 'an expired token', credentials: 'invalid', token: TOKENS.expired },
+  { name: 'a revoked token', credentials: 'invalid', token: TOKENS.revoked },
+  { name: 'an owner with admin:org', credentials: 'scopes', token: TOKENS.ownerClassic, scopes: ['admin:org'], isOwner: true, readsRoles: true },
+  { name: 'an owner with only read:org and repo', credentials: 'scopes', token: TOKENS.ownerWithoutScope, scopes: ['read:org', 'repo'], isOwner: true, readsRoles: true },
+  { name: 'an owner through an OAuth app', credentials: 'scopes', token: TOKENS.ownerOauth, scopes: ['admin:org'], isOwner: true, readsRoles: true },
+  { name: 'a member without a role', credentials: 'scopes', token: TOKENS.memberClassic, scopes: ['admin:org'], isOwner: false, readsRoles: false },
+  { name: 'a member holding the role-reader permission directly', credentials: 'scopes', token: TOKENS.roleReaderClassic, scopes: ['admin:org'], isOwner: false, readsRoles: true },
+  { name: 'a member holding it through a team', credentials: 'scopes', token: TOKENS.teamRoleReaderClassic, scopes: ['admin:org'], isOwner: false, readsRoles: true },
+  { name: 'an outsider', credentials: 'scopes', token: TOKENS.outsiderClassic, scopes: ['admin:org'], isOwner: false, readsRoles: false },
+  { name: 'an owner\'s fine-grained token', credentials: 'permissions', token: TOKENS.ownerFineGrained, permissions: permissionsOf(TOKENS.ownerFineGrained), ownsOrg: true, user: { isOwner: true, readsRoles: true } },
+  { name: 'an owner\'s fine-grained token without the permission', credentials: 'permissions', token: TOKENS.ownerFineGrainedNoPermission, permissions: permissionsOf(TOKENS.ownerFineGrainedNoPermission), ownsOrg: true, user: { isOwner: true, readsRoles: true } },
+  { name: 'an owner\'s fine-grained token for another organization', credentials: 'permissions', token: TOKENS.ownerFineGrainedOtherOrg, permissions: permissionsOf(TOKENS.ownerFineGrainedOtherOrg), ownsOrg: false, user: { isOwner: true, readsRoles: true } },
+  { name: 'an owner\'s app user token', credentials: 'permissions', token: TOKENS.ownerAppUser, permissions: permissionsOf(TOKENS.ownerAppUser), ownsOrg: true, user: { isOwner: true, readsRoles: true } },
+  { name: 'an installation token', credentials: 'permissions', token: TOKENS.installation, permissions: permissionsOf(TOKENS.installation), ownsOrg: true, user: null },
+  { name: 'an installation token without the permission', credentials: 'permissions', token: TOKENS.installationNoPermission, permissions: permissionsOf(TOKENS.installationNoPermission), ownsOrg: true, user: null },
+  { name: 'an installation on another organization', credentials: 'permissions', token: TOKENS.installationOtherOrg, permissions: permissionsOf(TOKENS.installationOtherOrg), ownsOrg: false, user: null },
+];
+
+interface Operation {
+  name: OperationName;
+  method: 'get' | 'put' | 'delete';
+  path: (roleId: number) => string;
+}
+
+const base = `/orgs/${ORG}/organization-roles`;
+const OPERATIONS: Operation[] = [
+  { name: 'listOrgRoles', method: 'get', path: () => base },
+  { name: 'revokeAllOrgRolesTeam', method: 'delete', path: () => `${base}/teams/plain` },
+  { name: 'assignTeamToOrgRole', method: 'put', path: (id) => `${base}/teams/plain/${id}` },
+  { name: 'revokeOrgRoleTeam', method: 'delete', path: (id) => `${base}/teams/plain/${id}` },
+  { name: 'revokeAllOrgRolesUser', method: 'delete', path: () => `${base}/users/newcomer` },
+  { name: 'assignUserToOrgRole', method: 'put', path: (id) => `${base}/users/newcomer/${id}` },
+  { name: 'revokeOrgRoleUser', method: 'delete', path: (id) => `${base}/users/newcomer/${id}` },
+  { name: 'getOrgRole', method: 'get', path: (id) => `${base}/${id}` },
+  { name: 'listOrgRoleTeams', method: 'get', path: (id) => `${base}/${id}/teams` },
+  { name: 'listOrgRoleUsers', method: 'get', path: (id) => `${base}/${id}/users` },
+];
+
+function expectedStatus(operation: Operation, caller: Caller): number {
+  const requirement = REQUIREMENTS[operation.name];
+  const success = operation.method === 'get' ? 200 : 204;
+  if (caller.credentials === 'none' || caller.credentials === 'invalid') return 401;
+  let person: { isOwner: boolean; readsRoles: boolean } | null;
+  if (caller.credentials === 'scopes') {
+    const effective = expandScopes(caller.scopes);
+    if (!requirement.scopes.some((s) => effective.has(s))) return 403;
+    person = caller;
+  } else {
+    if (!caller.ownsOrg) return 404;
+    const permission = requirement.permission;
+    if (permission === null || !grantsLevel(caller.permissions[permission[0]], permission[1])) return 403;
+    person = caller.user;
+  }
+  if (person === null) return success; // an installation: its permissions alone decide
+  const allowed = requirement.caller === 'orgAdmin' ? person.isOwner : person.isOwner || person.readsRoles;
+  return allowed ? success : 403;
+}
+
+let t: TestApp;
+let roleId: number;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.load(world);
+  roleId = Number((await t.db.knex('organization_roles').where({ name: 'Deployer' }).first('id')).id);
+});
+afterAll(() => t.close());
+
+describe.each(OPERATIONS)('$name ($method)', (operation) => {
+  it.each(CALLERS.map((caller) => [caller.name, caller] as const))('for %s, answers as the rules say', async (_name, caller) => {
+    const request = t.http()[operation.method](operation.path(roleId));
+    if ('token' in caller && caller.token) request.set(bearer(caller.token));
+    const res = await request;
+    const expected = expectedStatus(operation, caller);
+    expect({ status: res.status, message: res.body?.message }).toEqual({ status: expected, message: expected < 300 ? undefined : expect.any(String) });
+    if (expected === 404) expect(res.body).toEqual({ message: 'Not Found', documentation_url: expect.any(String), status: '404' });
+    if (caller.credentials === 'scopes') expect(res.headers['x-accepted-oauth-scopes']).toBe(REQUIREMENTS[operation.name].scopes.join(', '));
+  });
+});
+
+it('answers an invisible organization exactly like a missing one', async () => {
+  const invisible = await t.http().get(base).set(bearer(TOKENS.ownerFineGrainedOtherOrg));
+  const missing = await t.http().get('/orgs/no-such-org/organization-roles').set(bearer(TOKENS.ownerFineGrainedOtherOrg));
+  expect(invisible.status).toBe(404);
+  expect(invisible.text).toBe(missing.text);
+});

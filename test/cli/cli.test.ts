@@ -1,0 +1,221 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildProgram } from '../../src/cli/program';
+import type { Output } from '../../src/cli/output';
+import { createServices } from '../../src/composition';
+import { openDatabase } from '../../src/database/connection';
+import { migrations } from '../../db/migrations';
+import { WorldError } from '../../src/modules/world/world.loader';
+import { hashTables } from '../helpers/table-hash';
+import { createTestDatabase, dialect, type TestDatabase } from '../helpers/test-database';
+
+// The CLI reaches a database only through --database, and a PostgreSQL test schema is only
+// reachable through the helper's own connection (its search path), so these run on SQLite only.
+const SQLITE_ONLY = 'skipped on PostgreSQL: --database cannot reach the per-file test schema';
+function itSqlite(name: string, fn: jest.ProvidesCallback): void {
+  if (dialect === 'sqlite') it(name, fn);
+  else it.skip(`${name} (${SQLITE_ONLY})`, fn);
+}
+if (dialect !== 'sqlite') console.log(`CLI tests ${SQLITE_ONLY}.`);
+
+const DEMO_PATH = path.join(__dirname, '..', '..', 'db', 'demo-world.json');
+
+interface Run {
+  out: string[];
+  err: string[];
+}
+
+/** The demo world, whatever ran before: loading it again changes nothing. */
+async function ensureDemoLoaded(): Promise<void> {
+  await createServices(db).world.load(JSON.parse(fs.readFileSync(DEMO_PATH, 'utf8')));
+}
+
+/** Runs `orgsec ...args` in-process, collecting what it prints. Rejects as the command fails. */
+async function orgsec(...args: string[]): Promise<Run> {
+  const run: Run = { out: [], err: [] };
+  const output: Output = { out: (line) => run.out.push(line), err: (line) => run.err.push(line) };
+  await buildProgram(output).exitOverride().parseAsync(['node', 'orgsec', ...args]);
+  return run;
+}
+
+/** Runs a command that must fail; returns its error. */
+async function orgsecFailing(...args: string[]): Promise<Error> {
+  const error = await orgsec(...args).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return error as Error;
+}
+
+/** Authenticates a token against the database file, as a separate process would. */
+async function authenticate(databaseUrl: string, token: string) {
+  const database = openDatabase(databaseUrl);
+  try {
+    return await createServices(database).authenticator.authenticate(`Bearer ${token}`);
+  } finally {
+    await database.knex.destroy();
+  }
+}
+
+const tmpDirs: string[] = [];
+function tmpDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-cli-'));
+  tmpDirs.push(dir);
+  return dir;
+}
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  await db.destroy();
+  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('orgsec migrate', () => {
+  itSqlite('on a fresh database prints every migration it ran, and a second run prints "Already up to date."', async () => {
+    const file = path.join(tmpDir(), 'fresh.sqlite');
+    const first = await orgsec('migrate', '--database', file);
+    expect(first.out).toEqual([`Ran ${migrations.length} migration(s):\n${migrations.map(([name]) => `  ${name}`).join('\n')}`]);
+    expect(first.err).toEqual([]);
+    expect(fs.existsSync(file)).toBe(true);
+
+    const second = await orgsec('migrate', '--database', file);
+    expect(second.out).toEqual(['Already up to date.']);
+  });
+});
+
+describe('orgsec load', () => {
+  itSqlite('loads the demo world, printing a summary line starting "Loaded", and loading it again succeeds without changes', async () => {
+    const first = await orgsec('load', DEMO_PATH, '--database', db.url);
+    expect(first.out).toEqual([expect.stringMatching(/^Loaded 7 users, 1 enterprises, 3 organizations, 4 teams, 6 repositories, .*11 tokens\.$/)]);
+    const counted = await db.knex('accounts').count({ n: '*' }).first();
+    expect(Number(counted?.n)).toBe(10);
+
+    const before = await hashTables(db.knex);
+    const second = await orgsec('load', DEMO_PATH, '--database', db.url);
+    expect(second.out).toEqual([expect.stringMatching(/^Loaded /)]);
+    expect(await hashTables(db.knex)).toEqual(before);
+  });
+
+  itSqlite('prints every token it generated, once', async () => {
+    const file = path.join(tmpDir(), 'generated.json');
+    fs.writeFileSync(file, JSON.stringify({
+      users: [{ login: 'cli-generated' }],
+      tokens: [{ type: 'classic', user: 'cli-generated', scopes: ['read:org'] }],
+    }));
+    const first = await orgsec('load', file, '--database', db.url);
+    expect(first.out).toEqual([
+      'Loaded 1 users, 1 tokens.',
+      'Generated tokens (shown only now; store them safely):',
+      expect.stringMatching(/^ {2}classic token for cli-generated: osp_[0-9A-Za-z]{36}$/),
+    ]);
+    const token = first.out[2]!.split(': ')[1]!;
+    expect(await authenticate(db.url, token)).toMatchObject({ kind: 'user', login: 'cli-generated' });
+
+    const second = await orgsec('load', file, '--database', db.url);
+    expect(second.out).toEqual(['Loaded 1 users, 1 tokens.']);
+  });
+
+  itSqlite('of a file with a dangling reference rejects naming the entry, and leaves the database unchanged', async () => {
+    const file = path.join(tmpDir(), 'dangling.json');
+    await ensureDemoLoaded();
+    fs.writeFileSync(file, JSON.stringify({
+      users: [{ login: 'cli-dangling-newcomer' }],
+      teams: [{ org: 'acme-corp', slug: 'cli-dangling', members: ['cli-no-such-user'] }],
+    }));
+    const before = await hashTables(db.knex);
+    const error = await orgsecFailing('load', file, '--database', db.url);
+    expect(error).toBeInstanceOf(WorldError);
+    expect(error.message).toBe('teams[0] "acme-corp/cli-dangling": user "cli-no-such-user" does not exist');
+    expect(await hashTables(db.knex)).toEqual(before);
+  });
+
+  itSqlite('of a file that is not JSON rejects naming the file', async () => {
+    const file = path.join(tmpDir(), 'broken.json');
+    fs.writeFileSync(file, '{ "users": [');
+    const error = await orgsecFailing('load', file, '--database', db.url);
+    expect(error.message).toContain(`${file} is not valid JSON`);
+  });
+});
+
+describe('orgsec token create', () => {
+  beforeAll(ensureDemoLoaded);
+  const tokenRows = async () => db.knex('tokens').select('*');
+
+  itSqlite('with --user and --scopes prints one classic osp_ token that authenticates as that user', async () => {
+    const run = await orgsec('token', 'create', '--user', 'alice', '--scopes', 'admin:org,repo', '--database', db.url);
+    expect(run.out).toEqual([expect.stringMatching(/^osp_[0-9A-Za-z]{36}$/)]);
+    const token = run.out[0]!;
+    const principal = await authenticate(db.url, token);
+    expect(principal).toMatchObject({ kind: 'user', tokenType: 'classic', login: 'alice', grant: { kind: 'scopes', declared: ['admin:org', 'repo'] } });
+    expect(JSON.stringify(await tokenRows())).not.toContain(token);
+  });
+
+  itSqlite('with --type fine_grained prints an osf_ token limited to the owner, permissions and repositories given', async () => {
+    const run = await orgsec(
+      'token', 'create', '--type', 'fine_grained', '--user', 'alice', '--owner', 'acme-corp',
+      '--permissions', 'members:read,dependency_alerts:write', '--repositories', 'api', '--database', db.url,
+    );
+    expect(run.out).toEqual([expect.stringMatching(/^osf_[0-9A-Za-z]{36}$/)]);
+    const principal = await authenticate(db.url, run.out[0]!);
+    const acme = await db.knex('accounts').where('login', 'acme-corp').first('id');
+    const api = await db.knex('repositories').where({ owner_id: acme.id, name: 'api' }).first('id');
+    expect(principal).toEqual({
+      kind: 'user', tokenId: expect.any(Number), tokenType: 'fine_grained', userId: expect.any(Number), login: 'alice',
+      grant: {
+        kind: 'permissions',
+        permissions: { members: 'read', dependency_alerts: 'write' },
+        owner: { type: 'Account', id: Number(acme.id) },
+        repositories: new Set([Number(api.id)]),
+      },
+    });
+  });
+
+  itSqlite('with --type installation prints an oss_ token acting as the app, with no user', async () => {
+    const run = await orgsec('token', 'create', '--type', 'installation', '--app', 'bot', '--owner', 'acme-corp', '--permissions', 'members:read', '--database', db.url);
+    expect(run.out).toEqual([expect.stringMatching(/^oss_[0-9A-Za-z]{36}$/)]);
+    const principal = await authenticate(db.url, run.out[0]!);
+    expect(principal).toMatchObject({
+      kind: 'app', tokenType: 'installation', appName: 'bot', grant: { kind: 'permissions', permissions: { members: 'read' }, repositories: 'all' },
+    });
+    expect(principal).not.toHaveProperty('userId');
+  });
+
+  itSqlite('prints a new token each time, even for the same flags', async () => {
+    const args = ['token', 'create', '--user', 'bob', '--scopes', 'read:org', '--database', db.url];
+    const first = await orgsec(...args);
+    const second = await orgsec(...args);
+    expect(first.out[0]).not.toBe(second.out[0]);
+    expect(await authenticate(db.url, first.out[0]!)).toMatchObject({ login: 'bob' });
+    expect(await authenticate(db.url, second.out[0]!)).toMatchObject({ login: 'bob' });
+  });
+
+  itSqlite('with a bad scope rejects naming the scope field, and creates nothing', async () => {
+    const before = await hashTables(db.knex);
+    const error = await orgsecFailing('token', 'create', '--user', 'alice', '--scopes', 'admin:org,admin:everything', '--database', db.url);
+    expect(error.message).toMatch(/^scopes\.1: /);
+    expect(error.message).toContain('admin:org');
+    expect(await hashTables(db.knex)).toEqual(before);
+  });
+
+  itSqlite('with an unknown user rejects saying the user does not exist, and creates nothing', async () => {
+    const before = await hashTables(db.knex);
+    const error = await orgsecFailing('token', 'create', '--user', 'cli-nobody', '--scopes', 'read:org', '--database', db.url);
+    expect(error.message).toBe('user "cli-nobody" does not exist');
+    expect(await hashTables(db.knex)).toEqual(before);
+  });
+
+  itSqlite('with a malformed permission rejects saying it must be key:read or key:write', async () => {
+    const error = await orgsecFailing('token', 'create', '--type', 'fine_grained', '--user', 'alice', '--owner', 'acme-corp', '--permissions', 'members', '--database', db.url);
+    expect(error.message).toBe('permission "members" must be key:read or key:write');
+  });
+
+  itSqlite('with an unknown resource owner rejects naming it', async () => {
+    const error = await orgsecFailing('token', 'create', '--type', 'fine_grained', '--user', 'alice', '--owner', 'cli-no-owner', '--permissions', 'members:read', '--database', db.url);
+    expect(error.message).toBe('resource owner "cli-no-owner" is neither an account nor an enterprise');
+  });
+});

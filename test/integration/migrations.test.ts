@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { migrations } from '../../db/migrations';
+import { migrateLatest, rollbackAll } from '../../src/database/migrate';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
+
+const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'db', 'migrations');
+
+// The schema the migrations build, kept by hand: a table added or dropped without a test noticing fails here.
+const APP_TABLES = [
+  'accounts', 'advisories', 'advisory_vulnerabilities', 'attestation_subjects', 'attestations',
+  'dependency_alert_assignees', 'dependency_alerts', 'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises',
+  'organization_custom_properties', 'organization_members', 'organization_oidc_property_inclusions',
+  'organization_oidc_subject_templates', 'organization_role_teams', 'organization_role_users', 'organization_roles',
+  'organizations', 'repositories', 'repository_collaborators', 'repository_custom_property_values',
+  'repository_deployment_records', 'repository_oidc_subject_templates', 'repository_storage_records',
+  'team_members', 'team_repositories', 'teams', 'token_repositories', 'tokens',
+];
+const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
+
+const PREDEFINED_ROLES = [
+  { id: 138, name: 'security_manager' },
+  { id: 8132, name: 'all_repo_read' },
+  { id: 8133, name: 'all_repo_triage' },
+  { id: 8134, name: 'all_repo_write' },
+  { id: 8135, name: 'all_repo_maintain' },
+  { id: 8136, name: 'all_repo_admin' },
+  { id: 26237, name: 'ci_cd_admin' },
+  { id: 33679, name: 'app_manager' },
+];
+const HIGHEST_PREDEFINED_ID = 33679;
+const NOW = '2026-02-01T00:00:00Z';
+
+async function listTables(db: TestDatabase): Promise<string[]> {
+  // Dialect difference: the catalog to ask, and PostgreSQL lists per schema (each test file has its own).
+  if (db.dialect === 'postgres') {
+    const rows: { table_name: string }[] = await db.knex('information_schema.tables')
+      .where({ table_schema: db.schema, table_type: 'BASE TABLE' })
+      .select('table_name');
+    return rows.map((r) => r.table_name).sort();
+  }
+  const rows: { name: string }[] = await db.knex('sqlite_master')
+    .where({ type: 'table' })
+    .andWhereNot('name', 'like', 'sqlite_%')
+    .select('name');
+  return rows.map((r) => r.name).sort();
+}
+
+async function insertAccount(knex: Knex, login: string, type: 'User' | 'Organization'): Promise<number> {
+  const [row] = await knex('accounts')
+    .insert({ login, login_key: login.toLowerCase(), type, name: login, created_at: NOW, updated_at: NOW })
+    .returning('id');
+  return (row as { id: number }).id;
+}
+
+async function insertCustomRole(knex: Knex, orgId: number, name: string): Promise<number> {
+  const [row] = await knex('organization_roles')
+    .insert({ org_id: orgId, name, description: null, permissions: '[]', base_role: null, source: 'Organization', created_at: NOW, updated_at: NOW })
+    .returning('id');
+  return (row as { id: number }).id;
+}
+
+async function predefinedRoles(knex: Knex): Promise<{ id: number; name: string }[]> {
+  return knex('organization_roles').whereNull('org_id').select('id', 'name').orderBy('id');
+}
+
+describe('the migration list', () => {
+  it('names exactly the migration files in db/migrations, in sorted order', () => {
+    const files = fs.readdirSync(MIGRATIONS_DIR)
+      .filter((file) => file.endsWith('.ts') && file !== 'index.ts')
+      .map((file) => file.slice(0, -'.ts'.length))
+      .sort();
+    const names = migrations.map(([name]) => name);
+    expect(names).toEqual(files);
+    expect(names).toEqual([...names].sort());
+  });
+
+  it('pairs every name with the module of the file of that name', async () => {
+    for (const [name, migration] of migrations) {
+      const fromFile: unknown = await import(path.join(MIGRATIONS_DIR, name));
+      expect({ name, same: migration === fromFile }).toEqual({ name, same: true });
+    }
+  });
+});
+
+describe('migrations', () => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await createTestDatabase({ migrate: false });
+  });
+  afterEach(() => db.destroy());
+
+  it('when run on an empty database, run every migration in order and create every table', async () => {
+    expect(await listTables(db)).toEqual([]);
+    expect(await migrateLatest(db)).toEqual(migrations.map(([name]) => name));
+    expect(await listTables(db)).toEqual([...APP_TABLES, ...KNEX_TABLES].sort());
+  });
+
+  it('seed the predefined organization roles with the ids clients know', async () => {
+    await migrateLatest(db);
+    expect(await predefinedRoles(db.knex)).toEqual(PREDEFINED_ROLES);
+    const sources = await db.knex('organization_roles').distinct('source');
+    expect(sources).toEqual([{ source: 'Predefined' }]);
+  });
+
+  it('when a custom role is created afterwards, give it an id above every predefined one', async () => {
+    await migrateLatest(db);
+    const orgId = await insertAccount(db.knex, 'custom-role-org', 'Organization');
+    const first = await insertCustomRole(db.knex, orgId, 'First custom role');
+    const second = await insertCustomRole(db.knex, orgId, 'Second custom role');
+    expect(first).toBeGreaterThan(HIGHEST_PREDEFINED_ID);
+    expect(second).toBeGreaterThan(first);
+  });
+
+  it('when run a second time, run nothing and change nothing', async () => {
+    await migrateLatest(db);
+    expect(await migrateLatest(db)).toEqual([]);
+    expect(await predefinedRoles(db.knex)).toEqual(PREDEFINED_ROLES);
+    expect(await db.knex('knex_migrations').count({ n: '*' })).toEqual([{ n: migrations.length }]);
+  });
+
+  it('when rolled back with data in the tables, drop every table, and migrate up again from scratch', async () => {
+    await migrateLatest(db);
+    const ownerId = await insertAccount(db.knex, 'rollback-owner', 'User');
+    const orgId = await insertAccount(db.knex, 'rollback-org', 'Organization');
+    await db.knex('organizations').insert({ account_id: orgId, organization_roles_enabled: true });
+    await db.knex('organization_members').insert({ org_id: orgId, user_id: ownerId, role: 'admin' });
+    await db.knex('repositories').insert([
+      { owner_id: orgId, name: 'alpha', name_key: 'alpha', private: false, description: null, fork: false, created_at: NOW, updated_at: NOW },
+      { owner_id: ownerId, name: 'Beta', name_key: 'beta', private: true, description: 'kept', fork: true, created_at: NOW, updated_at: NOW },
+    ]);
+    const roleId = await insertCustomRole(db.knex, orgId, 'Rollback role');
+    await db.knex('organization_role_users').insert({ org_id: orgId, role_id: roleId, user_id: ownerId, created_at: NOW });
+
+    await rollbackAll(db);
+    expect(await listTables(db)).toEqual(KNEX_TABLES);
+    expect(await db.knex('knex_migrations').count({ n: '*' })).toEqual([{ n: 0 }]);
+
+    expect(await migrateLatest(db)).toEqual(migrations.map(([name]) => name));
+    expect(await listTables(db)).toEqual([...APP_TABLES, ...KNEX_TABLES].sort());
+    expect(await db.knex('accounts').count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await db.knex('repositories').count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await predefinedRoles(db.knex)).toEqual(PREDEFINED_ROLES);
+    const newOrgId = await insertAccount(db.knex, 'rollback-org', 'Organization');
+    expect(await insertCustomRole(db.knex, newOrgId, 'Rollback role')).toBeGreaterThan(HIGHEST_PREDEFINED_ID);
+  });
+});
