@@ -1,5 +1,6 @@
 import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Services } from './composition';
+import { BadRequestError } from './errors/domain';
 import { apiVersion } from './http/api-version';
 import { authenticate } from './http/authenticate';
 import { errorMiddleware, unknownRoute } from './http/errors.middleware';
@@ -14,10 +15,25 @@ export interface AppOptions {
   trustProxy?: boolean;
 }
 
-/** The base every URL in a body starts with: this request's origin and the API mount path. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
+
+/**
+ * The base every URL in a body starts with: this request's origin and the API mount
+ * path. The Host header is checked once here, so no URL is built from a malformed one.
+ */
 const apiBase: RequestHandler = (req, res, next) => {
-  res.locals.apiBase = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.baseUrl}`;
   res.vary('Accept').vary('Authorization');
+  const host = req.host ?? 'localhost'; // X-Forwarded-Host when TRUST_PROXY is on
+  let origin: string | undefined;
+  if (HOST.test(host)) {
+    try {
+      origin = new URL(`${req.protocol}://${host}`).origin;
+    } catch {
+      origin = undefined;
+    }
+  }
+  if (origin === undefined) throw new BadRequestError('The Host header is not a valid host name.');
+  res.locals.apiBase = `${origin}${req.baseUrl}`;
   next();
 };
 

@@ -60,9 +60,8 @@ export class Authorizer {
       if (requirement.publicScopes?.some((s) => grant.effective.has(s)) && (isPublicRepo || requirement.target === 'org')) {
         return { publicOnly: true };
       }
-      throw new ForbiddenError(`This operation needs a token with one of these scopes: ${[...requirement.scopes, ...(requirement.publicScopes ?? [])].join(', ')}.`, {
-        acceptedScopes: requirement.scopes,
-      });
+      // The accepted scopes also go out as X-Accepted-OAuth-Scopes (http/operation.ts).
+      throw new ForbiddenError(`This operation needs a token with one of these scopes: ${[...requirement.scopes, ...(requirement.publicScopes ?? [])].join(', ')}.`);
     }
     const by = principal.tokenType === 'fine_grained' ? 'personal access token' : 'integration';
     if (requirement.permission === null) throw new ForbiddenError(`Resource not accessible by ${by}`);

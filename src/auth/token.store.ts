@@ -66,10 +66,6 @@ export class TokenStore {
     };
   }
 
-  async existsByDeclarationKey(db: Executor, key: string): Promise<boolean> {
-    return (await db('tokens').where('declaration_key', key).first('id')) !== undefined;
-  }
-
   async insert(db: Executor, token: NewToken): Promise<number> {
     const [row] = await db('tokens')
       .insert({ ...tokenColumns(token), token_hash: token.tokenHash, revoked_at: token.revokedAt, declaration_key: token.declarationKey, created_at: token.createdAt })
@@ -79,9 +75,12 @@ export class TokenStore {
     return id;
   }
 
-  /** Updates a token declared with a value in a world file (its hash is its key). */
-  async updateByHash(db: Executor, token: NewToken): Promise<number | undefined> {
-    const existing = await db('tokens').where('token_hash', token.tokenHash).first('id');
+  /**
+   * Updates the token a world file declares again, found by its value's hash or, for one
+   * declared without a value, by its declaration key; undefined when there is none.
+   */
+  async updateByIdentity(db: Executor, identity: { token_hash: string } | { declaration_key: string }, token: NewToken): Promise<number | undefined> {
+    const existing = await db('tokens').where(identity).first('id');
     if (!existing) return undefined;
     const id = Number(existing.id);
     await db('tokens').where('id', id).update({

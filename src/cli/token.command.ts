@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { createServices } from '../composition';
 import { tokenDeclarationSchema } from '../modules/world/world.schema';
 import { DATABASE_FLAG, DATABASE_HELP, configWith, withMigratedDatabase } from './database-option';
@@ -17,14 +16,31 @@ interface TokenOptions {
   database?: string;
 }
 
+const FLAG_OF: Record<string, string> = {
+  type: '--type', user: '--user', app: '--app', scopes: '--scopes', resource_owner: '--owner',
+  permissions: '--permissions', repositories: '--repositories', expires_at: '--expires-at',
+};
+
 const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** A flag that does not apply to the token type is an error, never silently ignored. */
+function assertOnlyFlagsFor(o: TokenOptions): void {
+  const usesScopes = o.type === 'classic' || o.type === 'oauth';
+  const misplaced = usesScopes
+    ? (['owner', 'permissions', 'app'] as const).filter((f) => o[f] !== undefined)
+    : (['scopes'] as const).filter((f) => o[f] !== undefined);
+  if (o.type === 'installation' && o.user !== undefined) throw new Error('an installation token has no --user');
+  if (usesScopes && o.repositories !== 'all') throw new Error(`--repositories does not apply to a ${o.type} token`);
+  if (misplaced.length > 0) throw new Error(`${misplaced.map((f) => `--${f}`).join(', ')} does not apply to a ${o.type} token`);
+}
 
 /** Turns the flags into the same token declaration a world file uses. */
 export function declarationFromFlags(o: TokenOptions): unknown {
+  assertOnlyFlagsFor(o);
   const permissions = Object.fromEntries(
     list(o.permissions).map((pair) => {
       const [key, level] = pair.split(':');
-      if (!key || !level) throw new InvalidArgumentError(`permission "${pair}" must be key:read or key:write`);
+      if (!key || !level) throw new Error(`permission "${pair}" must be key:read or key:write`);
       return [key, level];
     }),
   );
@@ -53,7 +69,8 @@ export function registerToken(program: Command, output: Output): void {
       const parsed = tokenDeclarationSchema.safeParse(declarationFromFlags(options));
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
-        throw new InvalidArgumentError(`${issue.path.join('.') || 'token'}: ${issue.message}`);
+        const field = String(issue.path[0] ?? 'type');
+        throw new Error(`${FLAG_OF[field] ?? field}: ${issue.message}`);
       }
       await withMigratedDatabase(configWith(options), async (db) => {
         const issued = await createServices(db).tokens.create(parsed.data);

@@ -15,10 +15,15 @@ export function toBoolean(value: unknown): boolean {
   return value === true || value === 1 || value === '1';
 }
 
-/** Unique-key violations, by driver code (never by message). */
-export function isUniqueViolation(error: unknown): boolean {
+/**
+ * A value the database refuses as data (PostgreSQL SQLSTATE class 22: a NUL byte in
+ * text, a number out of range). SQLite stores such values, so only PostgreSQL raises it.
+ * Inputs are validated before they reach SQL; this is the safety net that keeps a
+ * validation gap a 400 rather than a 500.
+ */
+export function isInvalidValueError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 /** SQLite pragmas applied to every connection: durability and concurrency settings. */

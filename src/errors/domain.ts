@@ -39,8 +39,6 @@ export class AuthenticationError extends DomainError {
 }
 
 export interface ForbiddenDetails {
-  /** Classic scopes that would have been accepted (X-Accepted-OAuth-Scopes). */
-  acceptedScopes?: readonly string[];
   /** Fine-grained permission that would have been accepted, e.g. `members=write`. */
   acceptedPermission?: string;
 }

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { requirementOf } from '../auth/requirements';
+import { isInvalidValueError } from '../database/dialect';
 import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors/domain';
 import { toHttpError } from '../errors/http';
 
@@ -9,13 +10,18 @@ function documentationUrl(apiBase: string | undefined, operation: string | undef
   return operation ? `${base}#operation/${operation}` : base;
 }
 
-/** Framework failures (body parsing, path decoding), as the ecosystem words them. */
-function fromFramework(error: unknown): Error | undefined {
+/**
+ * Failures of the request itself that surface below the routes (body parsing, path
+ * decoding, a value the database cannot hold), as the ecosystem words them.
+ */
+function fromRequestFailure(error: unknown): Error | undefined {
   if (error instanceof URIError) return new BadRequestError('The request path is not a valid URL.');
-  const type = (error as { type?: unknown } | null)?.type;
+  const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
   if (type === 'entity.parse.failed') return new BadRequestError('Problems parsing JSON');
   if (type === 'entity.too.large') return new PayloadTooLargeError('The request body is too large.');
-  if (type === 'charset.unsupported' || type === 'encoding.unsupported') return new BadRequestError('Unsupported request body encoding.');
+  // Any other body-parser rejection (bad encoding, corrupt compression, aborted upload).
+  if (typeof status === 'number' && status >= 400 && status < 500) return new BadRequestError('The request body could not be read.');
+  if (isInvalidValueError(error)) return new BadRequestError('The request contains a value that cannot be stored or compared.');
   return undefined;
 }
 
@@ -26,7 +32,7 @@ export const unknownRoute: RequestHandler = () => {
 /** The one error middleware: domain errors rendered, everything else masked and logged once. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const cause = fromFramework(error) ?? error;
+    const cause = fromRequestFailure(error) ?? error;
     const operation = res.locals.operation ? requirementOf(res.locals.operation).operationId : undefined;
     const rendered = toHttpError(cause, documentationUrl(res.locals.apiBase, operation));
     if (rendered.status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');

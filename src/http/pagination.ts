@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express';
-import LinkHeader from 'http-link-header';
 import { z } from 'zod';
 import { BadRequestError } from '../errors/domain';
 import { integerString } from './params';
@@ -42,11 +41,13 @@ function linkTo(base: URL, params: Record<string, string | undefined>): string {
   return url.toString();
 }
 
+/**
+ * RFC 8288, written the way the ecosystem's clients parse it: a quoted rel on every
+ * link (Octokit's paginate matches `rel="next"` literally; unquoted is valid but unseen).
+ */
 function setLinkHeader(res: Response, links: Array<[rel: string, uri: string]>): void {
   if (links.length === 0) return;
-  const header = new LinkHeader();
-  for (const [rel, uri] of links) header.set({ rel, uri });
-  res.setHeader('Link', header.toString());
+  res.setHeader('Link', links.map(([rel, uri]) => `<${uri}>; rel="${rel}"`).join(', '));
 }
 
 /** RFC 8288 Link for a page list: prev/next/first/last as applicable, other parameters kept. */

@@ -11,4 +11,8 @@ export const integerString = (name: string, { min = 0, max = 2 ** 31 - 1 } = {})
     .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
 
 /** An owner, organization, enterprise, team or user name as it appears in a path. */
-export const pathName = z.string().min(1).max(255);
+export const pathName = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');

@@ -21,7 +21,8 @@ function toFieldErrors(error: z.ZodError, resource: string): FieldError[] {
 
 /** Parses input with its declared schema; a failure changes nothing and names the field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, context: InputContext): z.output<S> {
-  const result = schema.safeParse(input);
+  // reportInput: an issue's `input` is then undefined only for a key that is absent.
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
   const errors = toFieldErrors(result.error, context.resource);
   const first = errors[0];

@@ -150,3 +150,36 @@ describe('health', () => {
     expect(res.body).toEqual({ status: 'ok' });
   });
 });
+
+describe('bad requests never become 500s', () => {
+  it('answers a corrupt compressed body with 400', async () => {
+    for (const encoding of ['gzip', 'deflate']) {
+      const res = await t.http()
+        .put(`${rolesPath}/users/member/1`)
+        .set(bearer(TOKENS.ownerClassic))
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', encoding)
+        .send('xx');
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: expect.any(String), documentation_url: expect.any(String), status: '400' });
+    }
+  });
+
+  it.each(['exa mple', 'a:99999999', '[::1', 'a%zz', 'a/b', 'user@host'])('answers a malformed Host header (%s) with 400', async (host) => {
+    const res = await t.http().get(`${rolesPath}/1/users?per_page=1`).set(bearer(TOKENS.ownerClassic)).set('Host', host);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/Host/);
+  });
+
+  it.each(['%00', 'octo%00org', '%1F', 'a%7Fb'])('answers a name with a control character (%s) with 422, on every database', async (name) => {
+    const requests = [
+      t.http().get(`/orgs/${name}/organization-roles`),
+      t.http().delete(`${rolesPath}/users/${name}`),
+      t.http().put(`${rolesPath}/teams/${name}/1`),
+    ];
+    for (const request of requests) {
+      const res = await request.set(bearer(TOKENS.ownerClassic));
+      expect(res.status).toBe(422);
+    }
+  });
+});

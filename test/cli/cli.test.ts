@@ -197,7 +197,7 @@ describe('orgsec token create', () => {
   itSqlite('with a bad scope rejects naming the scope field, and creates nothing', async () => {
     const before = await hashTables(db.knex);
     const error = await orgsecFailing('token', 'create', '--user', 'alice', '--scopes', 'admin:org,admin:everything', '--database', db.url);
-    expect(error.message).toMatch(/^scopes\.1: /);
+    expect(error.message).toMatch(/^--scopes: /);
     expect(error.message).toContain('admin:org');
     expect(await hashTables(db.knex)).toEqual(before);
   });
@@ -218,4 +218,19 @@ describe('orgsec token create', () => {
     const error = await orgsecFailing('token', 'create', '--type', 'fine_grained', '--user', 'alice', '--owner', 'cli-no-owner', '--permissions', 'members:read', '--database', db.url);
     expect(error.message).toBe('resource owner "cli-no-owner" is neither an account nor an enterprise');
   });
+
+  const misfits: Array<[string[], string | RegExp]> = [
+    [['--user', 'alice', '--scopes', 'repo', '--owner', 'acme-corp'], '--owner does not apply to a classic token'],
+    [['--user', 'alice', '--scopes', 'repo', '--permissions', 'members:read'], '--permissions does not apply to a classic token'],
+    [['--type', 'fine_grained', '--user', 'alice', '--owner', 'acme-corp', '--scopes', 'repo'], '--scopes does not apply to a fine_grained token'],
+    [['--type', 'installation', '--app', 'bot', '--user', 'alice', '--owner', 'acme-corp'], 'an installation token has no --user'],
+    [['--type', 'fine_grained', '--user', 'alice', '--permissions', 'members:read'], /^--owner: /],
+  ];
+  for (const [args, message] of misfits) {
+    itSqlite(`with flags that do not fit the type (${args.join(' ')}), rejects saying why`, async () => {
+      const error = await orgsecFailing('token', 'create', ...args, '--database', db.url);
+      if (typeof message === 'string') expect(error.message).toBe(message);
+      else expect(error.message).toMatch(message);
+    });
+  }
 });

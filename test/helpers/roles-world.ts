@@ -12,6 +12,7 @@ export const TOKENS = {
   ownerFineGrained: 'tok_owner_fine_grained',
   ownerFineGrainedNoPermission: 'tok_owner_fine_no_permission',
   ownerFineGrainedOtherOrg: 'tok_owner_fine_other_org',
+  ownerFineGrainedEnterprise: 'tok_owner_fine_enterprise',
   ownerAppUser: 'tok_owner_app_user',
   memberClassic: 'tok_member_classic',
   roleReaderClassic: 'tok_role_reader_classic',
@@ -31,8 +32,9 @@ export function rolesWorld() {
   return {
     users: ['owner', 'member', 'role-reader', 'team-reader', 'child-reader', 'outsider', 'newcomer', 'other-owner']
       .map((login) => ({ login, name: login })),
+    enterprises: [{ slug: 'octo-ent', name: 'Octo Enterprise', owners: ['owner'] }],
     organizations: [
-      { login: ORG, name: 'Octo Org', description: 'roles enabled', organization_roles_enabled: true, owners: ['owner'],
+      { login: ORG, name: 'Octo Org', enterprise: 'octo-ent', description: 'roles enabled', organization_roles_enabled: true, owners: ['owner'],
         members: ['member', 'role-reader', 'team-reader', 'child-reader', 'newcomer'] },
       { login: DISABLED_ORG, description: null, organization_roles_enabled: false, owners: ['owner'], members: ['member'] },
       { login: OTHER_ORG, organization_roles_enabled: true, owners: ['other-owner'] },
@@ -62,6 +64,7 @@ export function rolesWorld() {
       { token: TOKENS.ownerFineGrained, type: 'fine_grained', user: 'owner', resource_owner: ORG, permissions: allPermissions },
       { token: TOKENS.ownerFineGrainedNoPermission, type: 'fine_grained', user: 'owner', resource_owner: ORG, permissions: { actions: 'write' } },
       { token: TOKENS.ownerFineGrainedOtherOrg, type: 'fine_grained', user: 'owner', resource_owner: OTHER_ORG, permissions: allPermissions },
+      { token: TOKENS.ownerFineGrainedEnterprise, type: 'fine_grained', user: 'owner', resource_owner: 'octo-ent', permissions: { ...allPermissions, enterprise_administration: 'write' } },
       { token: TOKENS.ownerAppUser, type: 'app_user', user: 'owner', app: 'dashboard', resource_owner: ORG, permissions: allPermissions },
       { token: TOKENS.memberClassic, type: 'classic', user: 'member', scopes: ['admin:org'] },
       { token: TOKENS.roleReaderClassic, type: 'classic', user: 'role-reader', scopes: ['admin:org'] },

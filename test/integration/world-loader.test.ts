@@ -463,3 +463,65 @@ describe('regressions found in review', () => {
     await services.world.load({ repositories: [{ owner: 'prop-org', name: 'svc', custom_properties: { zone: 'us' } }] });
   });
 });
+
+describe('reloading keeps what the file leaves out, and updates what it changes', () => {
+  it('an alert without created_at keeps its stored times and version on reload', async () => {
+    const world = {
+      users: [{ login: 'times-owner' }],
+      organizations: [{ login: 'times-org', owners: ['times-owner'] }],
+      repositories: [{ owner: 'times-org', name: 'r' }],
+      alerts: [{ repository: 'times-org/r', number: 1, advisory: 'SVCSA-2026-0001', package: { ecosystem: 'npm', name: 'left-pad' }, manifest_path: 'package.json' }],
+    };
+    await services.world.load(world);
+    const repo = await repoId('times-org', 'r');
+    await db.knex('dependency_alerts').where({ repo_id: repo }).update({ created_at: '2020-01-01T00:00:00Z', updated_at: '2020-01-02T00:00:00Z' });
+    const before = await hashTables(db.knex);
+    await services.world.load(world);
+    expect(await hashTables(db.knex)).toEqual(before);
+  });
+
+  it('a token declared without a value can be revoked or narrowed by reloading its declaration', async () => {
+    const token = { type: 'classic', user: 'alice', name: 'ci-token', scopes: ['admin:org', 'repo'] };
+    const first = await services.world.load({ tokens: [token] });
+    const raw = first.generatedTokens[0]!.token;
+    const narrowed = await services.world.load({ tokens: [{ ...token, scopes: ['read:org'] }] });
+    expect(narrowed.generatedTokens).toEqual([]);
+    const principal = await services.authenticator.authenticate(`Bearer ${raw}`);
+    expect(principal.kind === 'user' && principal.grant.kind === 'scopes' ? principal.grant.declared : []).toEqual(['read:org']);
+    await services.world.load({ tokens: [{ ...token, revoked: true }] });
+    await expect(services.authenticator.authenticate(`Bearer ${raw}`)).rejects.toThrow('Bad credentials');
+  });
+
+  it('two tokens declared without a value for the same user and owner need different names', async () => {
+    const error = await expectRejectedWithoutWriting({
+      tokens: [
+        { type: 'classic', user: 'bob', scopes: ['repo'] },
+        { type: 'classic', user: 'bob', scopes: ['read:org'] },
+      ],
+    });
+    expect(error.message).toMatch(/^tokens\[1\]: declares the same token as tokens\[0\]/);
+  });
+
+  it('a custom role\'s updated_at moves when it changes, and only then', async () => {
+    const role = { org: 'acme-corp', name: 'Timekeeper', permissions: ['read_organization_custom_org_role'] };
+    await services.world.load({ organization_roles: [role] });
+    await db.knex('organization_roles').where({ name: 'Timekeeper' }).update({ updated_at: '2020-01-01T00:00:00Z' });
+    await services.world.load({ organization_roles: [role] });
+    expect((await db.knex('organization_roles').where({ name: 'Timekeeper' }).first('updated_at')).updated_at).toBe('2020-01-01T00:00:00Z');
+    await services.world.load({ organization_roles: [{ ...role, description: 'now described' }] });
+    expect((await db.knex('organization_roles').where({ name: 'Timekeeper' }).first('updated_at')).updated_at).not.toBe('2020-01-01T00:00:00Z');
+  });
+
+  it('a role may be given by its id in a string', async () => {
+    await services.world.load({ role_assignments: [{ org: 'acme-corp', role: '138', user: 'carol' }] });
+    const carol = await accountId('carol');
+    expect(await db.knex('organization_role_users').where({ user_id: carol, role_id: 138 })).toHaveLength(1);
+  });
+
+  it('a token value shaped like a generated token with a wrong checksum is refused', async () => {
+    const error = await expectRejectedWithoutWriting({
+      tokens: [{ token: 'osp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa000000', type: 'classic', user: 'alice', scopes: ['repo'] }],
+    });
+    expect(error.message).toMatch(/tokens\[0\]\.token: .*checksum/);
+  });
+});

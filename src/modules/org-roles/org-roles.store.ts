@@ -75,15 +75,17 @@ export class OrgRolesStore {
     db: Executor,
     role: { orgId: number; name: string; description: string | null; permissions: string[]; baseRole: string | null; now: string },
   ): Promise<number> {
-    await db('organization_roles')
-      .insert({
-        org_id: role.orgId, name: role.name, description: role.description, permissions: toJsonColumn(role.permissions),
-        base_role: role.baseRole, source: 'Organization', created_at: role.now, updated_at: role.now,
-      })
-      .onConflict(['org_id', 'name'])
-      .merge(['description', 'permissions', 'base_role']);
-    const row = await db('organization_roles').where({ org_id: role.orgId, name: role.name }).first('id');
-    return Number(row.id);
+    const values = { description: role.description, permissions: toJsonColumn(role.permissions), base_role: role.baseRole };
+    const existing = await db('organization_roles').where({ org_id: role.orgId, name: role.name }).first('id', ...Object.keys(values));
+    if (!existing) {
+      const [row] = await db('organization_roles')
+        .insert({ org_id: role.orgId, name: role.name, ...values, source: 'Organization', created_at: role.now, updated_at: role.now })
+        .returning('id');
+      return Number(row.id ?? row);
+    }
+    const changed = (Object.keys(values) as Array<keyof typeof values>).some((k) => (existing[k] ?? null) !== values[k]);
+    if (changed) await db('organization_roles').where('id', existing.id).update({ ...values, updated_at: role.now });
+    return Number(existing.id);
   }
 
   async assignTeam(db: Executor, orgId: number, roleId: number, teamId: number, now: string): Promise<void> {

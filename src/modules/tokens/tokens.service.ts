@@ -22,10 +22,20 @@ function invalid(field: string, message: string): ValidationError {
   return new ValidationError(message, [{ resource: 'Token', field, code: 'invalid', message }]);
 }
 
-/** Canonical identity of a token declared without a value, so reloading it creates nothing. */
-function declarationKey(declaration: TokenDeclaration): string {
-  const { token: _token, ...rest } = declaration;
-  return crypto.createHash('sha256').update(canonicalJson(rest)).digest('hex');
+/**
+ * Identity of a token declared without a value: who it acts as, for whom, and its
+ * optional name. Scopes, permissions, repositories, expiry and revocation are not part
+ * of it, so a world file can narrow or revoke the token it generated.
+ */
+export function declarationKey(d: TokenDeclaration): string {
+  const identity = {
+    type: d.type,
+    user: 'user' in d ? d.user.toLowerCase() : null,
+    app: 'app' in d ? d.app ?? null : null,
+    resource_owner: 'resource_owner' in d ? d.resource_owner.toLowerCase() : null,
+    name: d.name ?? null,
+  };
+  return crypto.createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }
 
 /** Creates tokens from declarations (CLI and world files): references resolved, only hashes stored. */
@@ -39,17 +49,21 @@ export class TokensService {
 
   async issue(db: Executor, declaration: TokenDeclaration, options: { idempotent: boolean }): Promise<IssuedToken> {
     const record = await this.resolve(db, declaration);
+    const { tokens } = this.deps;
     if (declaration.token !== undefined) {
       const tokenHash = hashToken(declaration.token);
-      const updated = await this.deps.tokens.updateByHash(db, { ...record, tokenHash, declarationKey: null });
+      const updated = await tokens.updateByIdentity(db, { token_hash: tokenHash }, { ...record, tokenHash, declarationKey: null });
       if (updated !== undefined) return { id: updated, token: undefined, created: false };
-      return { id: await this.deps.tokens.insert(db, { ...record, tokenHash, declarationKey: null }), token: undefined, created: true };
+      return { id: await tokens.insert(db, { ...record, tokenHash, declarationKey: null }), token: undefined, created: true };
     }
     const key = options.idempotent ? declarationKey(declaration) : null;
-    if (key !== null && (await this.deps.tokens.existsByDeclarationKey(db, key))) return { id: 0, token: undefined, created: false };
     const raw = generateToken(declaration.type);
-    const id = await this.deps.tokens.insert(db, { ...record, tokenHash: hashToken(raw), declarationKey: key });
-    return { id, token: raw, created: true };
+    const token = { ...record, tokenHash: hashToken(raw), declarationKey: key };
+    if (key !== null) {
+      const updated = await tokens.updateByIdentity(db, { declaration_key: key }, token);
+      if (updated !== undefined) return { id: updated, token: undefined, created: false };
+    }
+    return { id: await tokens.insert(db, token), token: raw, created: true };
   }
 
   private async resolve(db: Executor, d: TokenDeclaration): Promise<Omit<NewToken, 'tokenHash' | 'declarationKey'>> {

@@ -250,7 +250,10 @@ export async function loadRoleAssignments(ctx: SectionContext, assignments: Worl
   for (const [i, a] of assignments.entries()) {
     const entry = `role_assignments[${i}]`;
     const org = await refs.org(entry, a.org);
-    const role = typeof a.role === 'number' ? await roles.findRole(trx, org.id, a.role) : await roles.findRoleByName(trx, org.id, a.role);
+    // A role is named, or given by id (a number, or digits in a string when no role has that name).
+    const byName = typeof a.role === 'string' ? await roles.findRoleByName(trx, org.id, a.role) : undefined;
+    const id = typeof a.role === 'number' ? a.role : /^[1-9]\d{0,9}$/.test(a.role) ? Number(a.role) : undefined;
+    const role = byName ?? (id === undefined ? undefined : await roles.findRole(trx, org.id, id));
     if (!role) fail(entry, `role "${a.role}" does not exist in ${a.org}`);
     if (a.team !== undefined) {
       const team = await ctx.accounts.findTeamBySlug(trx, org.id, a.team);

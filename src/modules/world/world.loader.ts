@@ -3,7 +3,7 @@ import { nowTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { OrgRolesStore } from '../org-roles/org-roles.store';
-import type { TokensService } from '../tokens/tokens.service';
+import { declarationKey, type TokensService } from '../tokens/tokens.service';
 import {
   loadEnterprises, loadOrganizations, loadRepositories, loadRoleAssignments, loadRoles, loadTeamRepositories, loadTeams, loadUsers,
   type SectionContext,
@@ -91,8 +91,15 @@ export class WorldLoader {
 
   private async loadTokens(trx: Knex.Transaction, tokens: World['tokens']): Promise<GeneratedToken[]> {
     const generated: GeneratedToken[] = [];
+    const declaredAt = new Map<string, number>();
     for (const [i, declaration] of tokens.entries()) {
       const entry = `tokens[${i}]`;
+      if (declaration.token === undefined) {
+        const key = declarationKey(declaration);
+        const earlier = declaredAt.get(key);
+        if (earlier !== undefined) fail(entry, `declares the same token as tokens[${earlier}]; give them different "name"s`);
+        declaredAt.set(key, i);
+      }
       let issued;
       try {
         issued = await this.deps.tokens.issue(trx, declaration, { idempotent: true });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CLASSIC_SCOPES, PERMISSION_KEYS } from '../../auth/grants';
+import { hasValidChecksum } from '../../auth/token-format';
 
 // The world-file format of interfaces.md, strict: an unknown key is an error that names it.
 // Enumerations are the spec's; a value outside them would make an API answer lie.
@@ -189,7 +190,15 @@ const oidcSchema = z.strictObject({
 const permissions = z.partialRecord(z.enum(PERMISSION_KEYS), z.enum(['read', 'write']));
 const repositorySelection = z.union([z.literal('all'), z.array(repoName)]).default('all');
 const tokenCommon = {
-  token: z.string().min(8).max(255).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
+  token: z
+    .string()
+    .min(8)
+    .max(255)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+    .refine(hasValidChecksum, 'looks like a generated token but its checksum is wrong')
+    .optional(),
+  /** Tells apart tokens of one user (or app) and owner that are declared without a value. */
+  name: z.string().min(1).max(100).optional(),
   expires_at: timestamp.nullable().optional(),
   revoked: z.boolean().optional(),
 };

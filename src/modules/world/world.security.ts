@@ -98,6 +98,9 @@ export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], o
     let alertId: number;
     if (existing) {
       alertId = Number(existing.id);
+      // Times the file leaves out stay as stored, so a reload changes nothing.
+      if (a.created_at === undefined) row.created_at = existing.created_at;
+      if (a.updated_at === undefined) row.updated_at = a.created_at === undefined ? existing.updated_at : row.created_at;
       if (ALERT_COLUMNS.some((c) => (existing[c] ?? null) !== row[c])) {
         await trx('dependency_alerts').where('id', alertId).update({ ...row, version: trx.raw('version + 1') });
       }

@@ -1,0 +1,61 @@
+import { REQUIREMENTS, type Requirement } from '../../src/auth/requirements';
+
+// A canary for the requirements table: the spec's §5 grants, typed out by hand from the
+// spec, so a wrong entry in src/auth/requirements.ts cannot hide behind tests that derive
+// their expectations from it.
+const SPEC_SECTION_5: Record<string, { scopes: string[]; publicScopes?: string[]; permission: string | null }> = {
+  '#1': { scopes: ['admin:org'], permission: 'organization_custom_roles:read' },
+  '#2': { scopes: ['admin:org'], permission: 'members:write' },
+  '#3': { scopes: ['admin:org'], permission: 'members:write' },
+  '#4': { scopes: ['admin:org'], permission: 'members:write' },
+  '#5': { scopes: ['admin:org'], permission: 'members:write' },
+  '#6': { scopes: ['admin:org'], permission: 'members:write' },
+  '#7': { scopes: ['admin:org'], permission: 'members:write' },
+  '#8': { scopes: ['admin:org'], permission: 'organization_custom_roles:read' },
+  '#9': { scopes: ['admin:org'], permission: 'members:read' },
+  '#10': { scopes: ['admin:org'], permission: 'members:read' },
+  '#11': { scopes: ['admin:enterprise'], permission: 'enterprise_administration:read' },
+  '#12': { scopes: ['admin:enterprise'], permission: 'enterprise_administration:write' },
+  '#13': { scopes: ['admin:enterprise'], permission: 'enterprise_administration:write' },
+  '#14': { scopes: ['read:org'], permission: 'organization_administration:read' },
+  '#15': { scopes: ['admin:org'], permission: 'organization_administration:write' },
+  '#16': { scopes: ['admin:org'], permission: 'organization_administration:write' },
+  '#17': { scopes: ['read:org'], permission: 'organization_administration:read' },
+  '#18': { scopes: ['write:org'], permission: 'organization_administration:write' },
+  '#19': { scopes: ['repo'], permission: 'actions:read' },
+  '#20': { scopes: ['repo'], permission: 'actions:write' },
+  '#21': { scopes: ['repo'], permission: 'attestations:write' },
+  '#22': { scopes: ['repo'], permission: 'attestations:read' },
+  '#23': { scopes: ['repo', 'security_events'], permission: null },
+  '#24': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:read' },
+  '#25': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:read' },
+  '#26': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:read' },
+  '#27': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:write' },
+};
+
+// Who may call (spec §4.1 rules, §5 "Who may call", reference.md for alerts).
+const CALLERS: Record<string, string> = {
+  '#1': 'orgRoleReader', '#8': 'orgRoleReader',
+  '#2': 'orgAdmin', '#3': 'orgAdmin', '#4': 'orgAdmin', '#5': 'orgAdmin', '#6': 'orgAdmin', '#7': 'orgAdmin', '#9': 'orgAdmin', '#10': 'orgAdmin',
+  '#23': 'enterpriseMember', '#24': 'orgSecurityManager', '#25': 'repoAlertManager', '#26': 'repoAlertManager', '#27': 'repoAlertManager',
+};
+
+const entries: Requirement[] = Object.values(REQUIREMENTS);
+
+it('has exactly one entry per spec operation, #1 to #27', () => {
+  expect(entries.map((r) => r.spec).sort()).toEqual(Object.keys(SPEC_SECTION_5).sort());
+});
+
+it.each(Object.entries(SPEC_SECTION_5))('%s asks for the scopes and permission of the spec\'s section 5', (spec, expected) => {
+  const entry = entries.find((r) => r.spec === spec)!;
+  expect({
+    scopes: [...entry.scopes],
+    ...(entry.publicScopes ? { publicScopes: [...entry.publicScopes] } : {}),
+    permission: entry.permission ? entry.permission.join(':') : null,
+  }).toEqual(expected);
+  if (CALLERS[spec]) expect(entry.caller).toBe(CALLERS[spec]);
+});
+
+it('lets only #19 and #22 be called without a token, on public repositories', () => {
+  expect(entries.filter((r) => r.publicRead).map((r) => r.spec).sort()).toEqual(['#19', '#22']);
+});
