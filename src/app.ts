@@ -5,6 +5,7 @@ import { apiVersion } from './http/api-version';
 import { authenticate } from './http/authenticate';
 import { errorMiddleware, unknownRoute } from './http/errors.middleware';
 import type { Logger } from './logger';
+import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -56,6 +57,7 @@ export function createApp({ services, logger, trustProxy = false }: AppOptions):
   api.use(apiVersion);
   api.use(authenticate(services.authenticator));
   api.use(orgRolesRoutes(services.orgRoles));
+  api.use(oidcRoutes(services.oidc));
   api.use(unknownRoute);
 
   app.use(api);

@@ -4,6 +4,9 @@ import { Authorizer } from './auth/authorizer';
 import { TokenStore } from './auth/token.store';
 import type { Database } from './database/connection';
 import { AccountsStore } from './modules/accounts/accounts.store';
+import { AuthorizedLookups } from './modules/accounts/authorized-lookups';
+import { OidcService } from './modules/oidc/oidc.service';
+import { OidcStore } from './modules/oidc/oidc.store';
 import { OrgRolesService } from './modules/org-roles/org-roles.service';
 import { OrgRolesStore } from './modules/org-roles/org-roles.store';
 import { TokensService } from './modules/tokens/tokens.service';
@@ -18,11 +21,13 @@ export function createServices(database: Database) {
   const roles = new OrgRolesStore();
   const authorizer = new Authorizer({ access });
   const tokens = new TokensService({ db, accounts, tokens: tokenStore });
+  const lookups = new AuthorizedLookups({ accounts, authorizer });
   return {
     database,
     authenticator: new Authenticator({ db, tokens: tokenStore }),
     authorizer,
-    orgRoles: new OrgRolesService({ db, accounts, access, roles, authorizer }),
+    orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
+    oidc: new OidcService({ db, lookups, oidc: new OidcStore() }),
     tokens,
     world: new WorldLoader({ db, accounts, roles, tokens }),
   };

@@ -18,6 +18,7 @@ export interface Decision {
 
 const SECURITY_MANAGER = 'security_manager';
 const ROLE_READ_PERMISSIONS = ['read_organization_custom_org_role', 'write_organization_custom_org_role'];
+const OIDC_ADMIN_PERMISSION = 'write_organization_oidc_settings';
 
 /**
  * The one authorization decision, for REST and GraphQL alike. Order: credentials (401),
@@ -31,7 +32,8 @@ export class Authorizer {
     const isPublicRepo = target?.kind === 'repo' && !target.isPrivate;
     if (requirement.publicRead && isPublicRepo) return { publicOnly: false };
     if (principal.kind === 'anonymous') {
-      if (requirement.publicRead && target === null) throw new NotFoundError();
+      // Callable without a token: what anonymous callers may not see is simply not there.
+      if (requirement.publicRead) throw new NotFoundError();
       throw new AuthenticationError('Requires authentication');
     }
     if (target === null) throw new NotFoundError();
@@ -82,15 +84,16 @@ export class Authorizer {
       case 'orgAdmin':
         return target.kind === 'org' && (await access.orgMembership(db, target.orgId, userId)) === 'admin';
       case 'orgRoleReader':
-      case 'orgSecurityManager': {
+      case 'orgSecurityManager':
+      case 'orgOidcAdmin': {
         if (target.kind !== 'org') return false;
         const membership = await access.orgMembership(db, target.orgId, userId);
         if (membership === 'admin') return true;
         if (membership === null) return false;
         const roles = await access.heldRoles(db, target.orgId, userId);
-        return rule === 'orgRoleReader'
-          ? roles.some((r) => r.permissions.some((p) => ROLE_READ_PERMISSIONS.includes(p)))
-          : roles.some((r) => r.name === SECURITY_MANAGER);
+        if (rule === 'orgRoleReader') return roles.some((r) => r.permissions.some((p) => ROLE_READ_PERMISSIONS.includes(p)));
+        if (rule === 'orgOidcAdmin') return roles.some((r) => r.permissions.includes(OIDC_ADMIN_PERMISSION));
+        return roles.some((r) => r.name === SECURITY_MANAGER);
       }
       case 'enterpriseOwner':
         return target.kind === 'enterprise' && (await access.enterpriseRole(db, target.enterpriseId, userId)) === 'owner';
@@ -116,12 +119,18 @@ const CALLER_MESSAGES: Record<CallerRule, string> = {
   orgAdmin: 'You must be an organization owner to perform this operation.',
   orgRoleReader: 'You must be an organization owner or hold a role that can view organization roles.',
   orgSecurityManager: 'You must be an organization owner or security manager to perform this operation.',
+  orgOidcAdmin: 'You must be an organization owner or hold a role that manages OIDC settings to perform this operation.',
   enterpriseOwner: 'You must be an enterprise owner to perform this operation.',
   enterpriseMember: 'You must be a member of the enterprise to perform this operation.',
   repoReader: 'You must have read access to the repository to perform this operation.',
   repoWriter: 'You must have write access to the repository to perform this operation.',
   repoAlertManager: 'You must have access to security alerts for the repository to perform this operation.',
 };
+
+/** The authorization target of a repository. */
+export function repoTarget(repo: { id: number; ownerId: number; ownerType: 'User' | 'Organization'; isPrivate: boolean }): Target {
+  return { kind: 'repo', repoId: repo.id, ownerId: repo.ownerId, ownerIsOrg: repo.ownerType === 'Organization', isPrivate: repo.isPrivate };
+}
 
 function repoOf(target: Extract<Target, { kind: 'repo' }>) {
   return { id: target.repoId, ownerId: target.ownerId, ownerIsOrg: target.ownerIsOrg };

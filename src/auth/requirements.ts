@@ -5,6 +5,7 @@ export type CallerRule =
   | 'orgAdmin' // an organization owner
   | 'orgRoleReader' // an owner, or holding a role with read_organization_custom_org_role
   | 'orgSecurityManager' // an owner or security manager
+  | 'orgOidcAdmin' // an owner, or holding a role with write_organization_oidc_settings (ci_cd_admin)
   | 'enterpriseOwner'
   | 'enterpriseMember'
   | 'repoReader'
@@ -45,11 +46,11 @@ export const REQUIREMENTS = {
   listEnterpriseOidcInclusions: { spec: '#11', operationId: 'oidc/list-enterprise-custom-property-inclusions', target: 'enterprise', scopes: ['admin:enterprise'], permission: ['enterprise_administration', 'read'], caller: 'enterpriseOwner' },
   createEnterpriseOidcInclusion: { spec: '#12', operationId: 'oidc/create-enterprise-custom-property-inclusion', target: 'enterprise', scopes: ['admin:enterprise'], permission: ['enterprise_administration', 'write'], caller: 'enterpriseOwner' },
   deleteEnterpriseOidcInclusion: { spec: '#13', operationId: 'oidc/delete-enterprise-custom-property-inclusion', target: 'enterprise', scopes: ['admin:enterprise'], permission: ['enterprise_administration', 'write'], caller: 'enterpriseOwner' },
-  listOrgOidcInclusions: { spec: '#14', operationId: 'oidc/list-org-custom-property-inclusions', target: 'org', scopes: ['read:org'], permission: ['organization_administration', 'read'], caller: 'orgAdmin' },
-  createOrgOidcInclusion: { spec: '#15', operationId: 'oidc/create-org-custom-property-inclusion', target: 'org', scopes: ['admin:org'], permission: ['organization_administration', 'write'], caller: 'orgAdmin' },
-  deleteOrgOidcInclusion: { spec: '#16', operationId: 'oidc/delete-org-custom-property-inclusion', target: 'org', scopes: ['admin:org'], permission: ['organization_administration', 'write'], caller: 'orgAdmin' },
-  getOrgOidcSubjectTemplate: { spec: '#17', operationId: 'oidc/get-oidc-custom-sub-template-for-org', target: 'org', scopes: ['read:org'], permission: ['organization_administration', 'read'], caller: 'orgAdmin' },
-  setOrgOidcSubjectTemplate: { spec: '#18', operationId: 'oidc/update-oidc-custom-sub-template-for-org', target: 'org', scopes: ['write:org'], permission: ['organization_administration', 'write'], caller: 'orgAdmin' },
+  listOrgOidcInclusions: { spec: '#14', operationId: 'oidc/list-org-custom-property-inclusions', target: 'org', scopes: ['read:org'], permission: ['organization_administration', 'read'], caller: 'orgOidcAdmin' },
+  createOrgOidcInclusion: { spec: '#15', operationId: 'oidc/create-org-custom-property-inclusion', target: 'org', scopes: ['admin:org'], permission: ['organization_administration', 'write'], caller: 'orgOidcAdmin' },
+  deleteOrgOidcInclusion: { spec: '#16', operationId: 'oidc/delete-org-custom-property-inclusion', target: 'org', scopes: ['admin:org'], permission: ['organization_administration', 'write'], caller: 'orgOidcAdmin' },
+  getOrgOidcSubjectTemplate: { spec: '#17', operationId: 'oidc/get-oidc-custom-sub-template-for-org', target: 'org', scopes: ['read:org'], permission: ['organization_administration', 'read'], caller: 'orgOidcAdmin' },
+  setOrgOidcSubjectTemplate: { spec: '#18', operationId: 'oidc/update-oidc-custom-sub-template-for-org', target: 'org', scopes: ['write:org'], permission: ['organization_administration', 'write'], caller: 'orgOidcAdmin' },
   getRepoOidcSubjectTemplate: { spec: '#19', operationId: 'actions/get-custom-oidc-sub-claim-for-repo', target: 'repo', scopes: ['repo'], permission: ['actions', 'read'], caller: 'repoReader', publicRead: true },
   setRepoOidcSubjectTemplate: { spec: '#20', operationId: 'actions/set-custom-oidc-sub-claim-for-repo', target: 'repo', scopes: ['repo'], permission: ['actions', 'write'], caller: 'repoWriter' },
 

@@ -4,13 +4,18 @@ import { BadRequestError, ValidationError, type FieldError } from '../errors/dom
 export interface InputContext {
   /** The resource named in `errors[].resource`. */
   resource: string;
-  /** Which status a malformed input gets for this operation (spec §4 lists it per operation). */
-  invalidStatus?: 400 | 422;
+  /**
+   * Which status a malformed input gets for this operation (spec §4 lists it per
+   * operation), or a choice by the fields that failed where the spec splits them.
+   */
+  invalidStatus?: 400 | 422 | ((errors: FieldError[]) => 400 | 422);
+  /** Where the input sits in the request, prefixed to every field name (e.g. a body key). */
+  at?: string;
 }
 
-function toFieldErrors(error: z.ZodError, resource: string): FieldError[] {
+function toFieldErrors(error: z.ZodError, resource: string, at: string | undefined): FieldError[] {
   return error.issues.flatMap((issue): FieldError[] => {
-    const field = issue.path.map(String).join('.');
+    const field = [...(at ? [at] : []), ...issue.path.map(String)].join('.');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ resource, field: field ? `${field}.${key}` : key, code: 'invalid', message: `"${key}" is not a permitted key.` }));
     }
@@ -24,9 +29,10 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, conte
   // reportInput: an issue's `input` is then undefined only for a key that is absent.
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  const errors = toFieldErrors(result.error, context.resource);
+  const errors = toFieldErrors(result.error, context.resource, context.at);
   const first = errors[0];
   const message = first ? `Invalid request: ${first.field ? `"${first.field}" ` : ''}${first.message ?? 'is invalid'}` : 'Invalid request';
-  if (context.invalidStatus === 400) throw new BadRequestError(message);
+  const status = typeof context.invalidStatus === 'function' ? context.invalidStatus(errors) : context.invalidStatus;
+  if (status === 400) throw new BadRequestError(message);
   throw new ValidationError(message, errors);
 }

@@ -37,6 +37,9 @@ const SPEC_SECTION_5: Record<string, { scopes: string[]; publicScopes?: string[]
 const CALLERS: Record<string, string> = {
   '#1': 'orgRoleReader', '#8': 'orgRoleReader',
   '#2': 'orgAdmin', '#3': 'orgAdmin', '#4': 'orgAdmin', '#5': 'orgAdmin', '#6': 'orgAdmin', '#7': 'orgAdmin', '#9': 'orgAdmin', '#10': 'orgAdmin',
+  '#11': 'enterpriseOwner', '#12': 'enterpriseOwner', '#13': 'enterpriseOwner',
+  '#14': 'orgOidcAdmin', '#15': 'orgOidcAdmin', '#16': 'orgOidcAdmin', '#17': 'orgOidcAdmin', '#18': 'orgOidcAdmin',
+  '#19': 'repoReader', '#20': 'repoWriter',
   '#23': 'enterpriseMember', '#24': 'orgSecurityManager', '#25': 'repoAlertManager', '#26': 'repoAlertManager', '#27': 'repoAlertManager',
 };
 

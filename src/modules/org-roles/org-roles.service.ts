@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
-import type { Authorizer } from '../../auth/authorizer';
 import type { Principal } from '../../auth/principal';
-import type { OperationName } from '../../auth/requirements';
 import { withTransaction, type Executor } from '../../database/transaction';
 import { NotFoundError, ValidationError } from '../../errors/domain';
 import { nowTimestamp } from '../../shared/time';
 import type { AccountsStore } from '../accounts/accounts.store';
+import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { OrganizationRecord, TeamRecord } from '../accounts/accounts.types';
 import type { AccessStore } from '../../auth/access.store';
 import type { OrgRolesStore } from './org-roles.store';
@@ -16,7 +15,7 @@ export interface OrgRolesDeps {
   accounts: AccountsStore;
   access: AccessStore;
   roles: OrgRolesStore;
-  authorizer: Authorizer;
+  lookups: AuthorizedLookups;
 }
 
 export interface PageRequest {
@@ -32,19 +31,19 @@ export class OrgRolesService {
 
   async listRoles(principal: Principal, orgLogin: string): Promise<{ org: OrganizationRecord; roles: RoleRecord[] }> {
     const { db, roles } = this.deps;
-    const org = await this.authorizedOrg(db, principal, 'listOrgRoles', orgLogin);
+    const org = await this.deps.lookups.org(db, principal, 'listOrgRoles', orgLogin);
     return { org, roles: await roles.listRoles(db, org.id) };
   }
 
   async getRole(principal: Principal, orgLogin: string, roleId: number): Promise<{ org: OrganizationRecord; role: RoleRecord }> {
     const { db } = this.deps;
-    const org = await this.authorizedOrg(db, principal, 'getOrgRole', orgLogin);
+    const org = await this.deps.lookups.org(db, principal, 'getOrgRole', orgLogin);
     return { org, role: await this.existingRole(db, org, roleId) };
   }
 
   async assignToTeam(principal: Principal, orgLogin: string, teamSlug: string, roleId: number): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
-      const org = await this.authorizedOrg(trx, principal, 'assignTeamToOrgRole', orgLogin);
+      const org = await this.deps.lookups.org(trx, principal, 'assignTeamToOrgRole', orgLogin);
       assertRolesEnabled(org); // spec #3: 422 when the feature is off
       const team = await this.existingTeam(trx, org, teamSlug);
       const role = await this.existingRole(trx, org, roleId);
@@ -54,7 +53,7 @@ export class OrgRolesService {
 
   async revokeFromTeam(principal: Principal, orgLogin: string, teamSlug: string, roleId: number): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
-      const org = await this.authorizedOrg(trx, principal, 'revokeOrgRoleTeam', orgLogin);
+      const org = await this.deps.lookups.org(trx, principal, 'revokeOrgRoleTeam', orgLogin);
       const team = await this.existingTeam(trx, org, teamSlug);
       const role = await this.existingRole(trx, org, roleId);
       await this.deps.roles.revokeTeam(trx, org.id, role.id, team.id);
@@ -63,7 +62,7 @@ export class OrgRolesService {
 
   async revokeAllFromTeam(principal: Principal, orgLogin: string, teamSlug: string): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
-      const org = await this.authorizedOrg(trx, principal, 'revokeAllOrgRolesTeam', orgLogin);
+      const org = await this.deps.lookups.org(trx, principal, 'revokeAllOrgRolesTeam', orgLogin);
       const team = await this.existingTeam(trx, org, teamSlug);
       await this.deps.roles.revokeAllTeam(trx, org.id, team.id);
     });
@@ -71,7 +70,7 @@ export class OrgRolesService {
 
   async assignToUser(principal: Principal, orgLogin: string, username: string, roleId: number): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
-      const org = await this.authorizedOrg(trx, principal, 'assignUserToOrgRole', orgLogin);
+      const org = await this.deps.lookups.org(trx, principal, 'assignUserToOrgRole', orgLogin);
       assertRolesEnabled(org); // spec #6: 422 when the feature is off
       const user = await this.existingUser(trx, username);
       const role = await this.existingRole(trx, org, roleId);
@@ -87,7 +86,7 @@ export class OrgRolesService {
 
   async revokeFromUser(principal: Principal, orgLogin: string, username: string, roleId: number): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
-      const org = await this.authorizedOrg(trx, principal, 'revokeOrgRoleUser', orgLogin);
+      const org = await this.deps.lookups.org(trx, principal, 'revokeOrgRoleUser', orgLogin);
       const user = await this.existingUser(trx, username);
       const role = await this.existingRole(trx, org, roleId);
       await this.deps.roles.revokeUser(trx, org.id, role.id, user.id);
@@ -96,7 +95,7 @@ export class OrgRolesService {
 
   async revokeAllFromUser(principal: Principal, orgLogin: string, username: string): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
-      const org = await this.authorizedOrg(trx, principal, 'revokeAllOrgRolesUser', orgLogin);
+      const org = await this.deps.lookups.org(trx, principal, 'revokeAllOrgRolesUser', orgLogin);
       const user = await this.existingUser(trx, username);
       await this.deps.roles.revokeAllUser(trx, org.id, user.id);
     });
@@ -105,7 +104,7 @@ export class OrgRolesService {
   /** #9: teams holding the role, directly or as a child of a team that does. */
   async listTeams(principal: Principal, orgLogin: string, roleId: number, page: PageRequest): Promise<{ org: OrganizationRecord } & Page<RoleTeam>> {
     const { db, roles, accounts } = this.deps;
-    const org = await this.authorizedOrg(db, principal, 'listOrgRoleTeams', orgLogin);
+    const org = await this.deps.lookups.org(db, principal, 'listOrgRoleTeams', orgLogin);
     assertRolesEnabled(org);
     const role = await this.existingRole(db, org, roleId);
     const holders = await roles.teamHolders(db, org.id, role.id);
@@ -121,7 +120,7 @@ export class OrgRolesService {
   /** #10: users holding the role, directly or through teams (inherited_from names them). */
   async listUsers(principal: Principal, orgLogin: string, roleId: number, page: PageRequest): Promise<{ org: OrganizationRecord } & Page<RoleUser>> {
     const { db, roles, accounts } = this.deps;
-    const org = await this.authorizedOrg(db, principal, 'listOrgRoleUsers', orgLogin);
+    const org = await this.deps.lookups.org(db, principal, 'listOrgRoleUsers', orgLogin);
     assertRolesEnabled(org);
     const role = await this.existingRole(db, org, roleId);
     const holders = await roles.userHolders(db, org.id, role.id);
@@ -138,12 +137,6 @@ export class OrgRolesService {
         inheritedFrom: h.viaTeamIds.flatMap((id) => viaTeams.get(id) ?? []),
       })),
     };
-  }
-
-  private async authorizedOrg(db: Executor, principal: Principal, operation: OperationName, orgLogin: string): Promise<OrganizationRecord> {
-    const org = await this.deps.accounts.findOrganizationByLogin(db, orgLogin);
-    await this.deps.authorizer.assertAllowed(db, principal, operation, org ? { kind: 'org', orgId: org.id } : null);
-    return org!;
   }
 
   private async existingRole(db: Executor, org: OrganizationRecord, roleId: number): Promise<RoleRecord> {

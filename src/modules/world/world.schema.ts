@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLASSIC_SCOPES, PERMISSION_KEYS } from '../../auth/grants';
 import { hasValidChecksum } from '../../auth/token-format';
+import { claimKeys, customPropertyName } from '../../shared/names';
 
 // The world-file format of interfaces.md, strict: an unknown key is an error that names it.
 // Enumerations are the spec's; a value outside them would make an API answer lie.
@@ -20,8 +21,7 @@ const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,98}[A-Za-z0-9])?$/
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-_]{0,99}$/, 'must be a lower-case slug');
 const repoName = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a repository name').refine((n) => !/\.git$/i.test(n), 'must not end in .git');
 const repoRef = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must be "owner/name"');
-const propertyName = z.string().regex(/^[A-Za-z0-9_.-]{1,75}$/, 'must be a property name of letters, digits, "_", "." and "-"');
-const claimKey = z.string().regex(/^[A-Za-z0-9_]+$/, 'must contain only letters, digits and underscores').max(100);
+const propertyName = customPropertyName;
 const timestamp = z.iso.datetime({ offset: true });
 const nullableText = z.string().nullable().optional();
 
@@ -173,14 +173,14 @@ const oidcSchema = z.strictObject({
   enterprise_property_inclusions: z.array(z.strictObject({ enterprise: slug, custom_property_name: propertyName })).optional(),
   organization_property_inclusions: z.array(z.strictObject({ org: login, custom_property_name: propertyName })).optional(),
   organization_subject_templates: z
-    .array(z.strictObject({ org: login, include_claim_keys: z.array(claimKey).refine(unique, 'claim keys must be unique'), use_immutable_subject: z.boolean().optional() }))
+    .array(z.strictObject({ org: login, include_claim_keys: claimKeys, use_immutable_subject: z.boolean().optional() }))
     .optional(),
   repository_subject_templates: z
     .array(
       z.strictObject({
         repository: repoRef,
         use_default: z.boolean(),
-        include_claim_keys: z.array(claimKey).refine(unique, 'claim keys must be unique').optional(),
+        include_claim_keys: claimKeys.optional(),
         use_immutable_subject: z.boolean().optional(),
       }),
     )
@@ -232,7 +232,3 @@ export const worldSchema = z.strictObject({
 });
 
 export type World = z.output<typeof worldSchema>;
-
-function unique(values: string[]): boolean {
-  return new Set(values).size === values.length;
-}

@@ -1,0 +1,32 @@
+import { repoTarget, type Authorizer, type Decision } from '../../auth/authorizer';
+import type { Principal } from '../../auth/principal';
+import type { OperationName } from '../../auth/requirements';
+import type { Executor } from '../../database/transaction';
+import type { AccountsStore } from './accounts.store';
+import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord } from './accounts.types';
+
+/**
+ * Finds the organization, enterprise or repository a request names and authorizes the
+ * operation on it, in one step: a missing thing and a hidden one answer alike (404).
+ */
+export class AuthorizedLookups {
+  constructor(private readonly deps: { accounts: AccountsStore; authorizer: Authorizer }) {}
+
+  async org(db: Executor, principal: Principal, operation: OperationName, login: string): Promise<OrganizationRecord> {
+    const org = await this.deps.accounts.findOrganizationByLogin(db, login);
+    await this.deps.authorizer.assertAllowed(db, principal, operation, org ? { kind: 'org', orgId: org.id } : null);
+    return org!;
+  }
+
+  async enterprise(db: Executor, principal: Principal, operation: OperationName, slug: string): Promise<EnterpriseRecord> {
+    const enterprise = await this.deps.accounts.findEnterpriseBySlug(db, slug);
+    await this.deps.authorizer.assertAllowed(db, principal, operation, enterprise ? { kind: 'enterprise', enterpriseId: enterprise.id } : null);
+    return enterprise!;
+  }
+
+  async repo(db: Executor, principal: Principal, operation: OperationName, owner: string, name: string): Promise<RepositoryRecord & { decision: Decision }> {
+    const repo = await this.deps.accounts.findRepository(db, owner, name);
+    const decision = await this.deps.authorizer.assertAllowed(db, principal, operation, repo ? repoTarget(repo) : null);
+    return { ...repo!, decision };
+  }
+}

@@ -1,0 +1,135 @@
+import type { Knex } from 'knex';
+import type { Principal } from '../../auth/principal';
+import { withTransaction, type Executor } from '../../database/transaction';
+import { BadRequestError, NotFoundError, ValidationError } from '../../errors/domain';
+import { nowTimestamp } from '../../shared/time';
+import type { AuthorizedLookups } from '../accounts/authorized-lookups';
+import type { OidcStore } from './oidc.store';
+import { DEFAULT_CLAIM_KEYS, type OrgSubjectTemplate, type PropertyInclusion, type RepoSubjectTemplate } from './oidc.types';
+
+export interface OidcDeps {
+  db: Knex;
+  lookups: AuthorizedLookups;
+  oidc: OidcStore;
+}
+
+export interface RepoTemplateUpdate {
+  useDefault: boolean;
+  includeClaimKeys?: string[] | undefined;
+  useImmutableSubject?: boolean | undefined;
+}
+
+const RESOURCE = 'OidcCustomPropertyInclusion';
+
+function alreadyExists(name: string): ValidationError {
+  return new ValidationError('Inclusion already exists', [
+    { resource: RESOURCE, field: 'custom_property_name', code: 'already_exists', message: `"${name}" is already included.` },
+  ]);
+}
+
+/** Spec §4.2: which custom properties go into OIDC tokens, and the subject-claim templates. */
+export class OidcService {
+  constructor(private readonly deps: OidcDeps) {}
+
+  async listEnterpriseInclusions(principal: Principal, slug: string): Promise<PropertyInclusion[]> {
+    const { db, oidc } = this.deps;
+    const enterprise = await this.deps.lookups.enterprise(db, principal, 'listEnterpriseOidcInclusions', slug);
+    return (await oidc.listInclusions(db, 'enterprise', enterprise.id)).map((name) => ({ customPropertyName: name, source: 'enterprise' }));
+  }
+
+  async createEnterpriseInclusion(principal: Principal, slug: string, name: string): Promise<PropertyInclusion> {
+    return withTransaction(this.deps.db, async (trx) => {
+      const enterprise = await this.deps.lookups.enterprise(trx, principal, 'createEnterpriseOidcInclusion', slug);
+      // spec #12: 400 unless the name is a property one of the enterprise's organizations defines
+      if (!(await this.deps.oidc.isEnterprisePropertyDefined(trx, enterprise.id, name))) {
+        throw new BadRequestError(`No organization of the enterprise ${enterprise.slug} defines a custom property named "${name}".`);
+      }
+      if (!(await this.deps.oidc.addInclusion(trx, 'enterprise', enterprise.id, name, nowTimestamp()))) throw alreadyExists(name);
+      return { customPropertyName: name, source: 'enterprise' };
+    });
+  }
+
+  async deleteEnterpriseInclusion(principal: Principal, slug: string, name: string): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const enterprise = await this.deps.lookups.enterprise(trx, principal, 'deleteEnterpriseOidcInclusion', slug);
+      if (!(await this.deps.oidc.removeInclusion(trx, 'enterprise', enterprise.id, name))) throw new NotFoundError();
+    });
+  }
+
+  async listOrgInclusions(principal: Principal, orgLogin: string): Promise<PropertyInclusion[]> {
+    const { db, oidc } = this.deps;
+    const org = await this.deps.lookups.org(db, principal, 'listOrgOidcInclusions', orgLogin);
+    return (await oidc.listInclusions(db, 'organization', org.id)).map((name) => ({ customPropertyName: name, source: 'organization' }));
+  }
+
+  async createOrgInclusion(principal: Principal, orgLogin: string, name: string): Promise<PropertyInclusion> {
+    return withTransaction(this.deps.db, async (trx) => {
+      const org = await this.deps.lookups.org(trx, principal, 'createOrgOidcInclusion', orgLogin);
+      // spec #15: 400 unless the name is a property the organization defines
+      if (!(await this.deps.oidc.isOrgPropertyDefined(trx, org.id, name))) {
+        throw new BadRequestError(`The organization ${org.login} defines no custom property named "${name}".`);
+      }
+      if (!(await this.deps.oidc.addInclusion(trx, 'organization', org.id, name, nowTimestamp()))) throw alreadyExists(name);
+      return { customPropertyName: name, source: 'organization' };
+    });
+  }
+
+  async deleteOrgInclusion(principal: Principal, orgLogin: string, name: string): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const org = await this.deps.lookups.org(trx, principal, 'deleteOrgOidcInclusion', orgLogin);
+      if (!(await this.deps.oidc.removeInclusion(trx, 'organization', org.id, name))) throw new NotFoundError();
+    });
+  }
+
+  /** #17: the organization's template, or the default one before any PUT. */
+  async getOrgTemplate(principal: Principal, orgLogin: string): Promise<OrgSubjectTemplate> {
+    const { db } = this.deps;
+    const org = await this.deps.lookups.org(db, principal, 'getOrgOidcSubjectTemplate', orgLogin);
+    return this.orgTemplateOf(db, org.id);
+  }
+
+  /** #18: replaces the keys; use_immutable_subject stays as it was when not given. */
+  async setOrgTemplate(principal: Principal, orgLogin: string, update: { includeClaimKeys: string[]; useImmutableSubject?: boolean | undefined }): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const org = await this.deps.lookups.org(trx, principal, 'setOrgOidcSubjectTemplate', orgLogin);
+      const current = await this.orgTemplateOf(trx, org.id);
+      await this.deps.oidc.saveOrgTemplate(trx, org.id, {
+        includeClaimKeys: update.includeClaimKeys,
+        useImmutableSubject: update.useImmutableSubject ?? current.useImmutableSubject,
+      }, nowTimestamp());
+    });
+  }
+
+  /**
+   * #19: the keys in effect. use_default (or never configured): the default keys, whatever
+   * the organization's template; opted in without keys: the organization's template, as it
+   * is now; with keys: the repository's own.
+   */
+  async getRepoTemplate(principal: Principal, owner: string, name: string): Promise<RepoSubjectTemplate> {
+    const { db, oidc } = this.deps;
+    const repo = await this.deps.lookups.repo(db, principal, 'getRepoOidcSubjectTemplate', owner, name);
+    const stored = await oidc.findRepoTemplate(db, repo.id);
+    if (!stored || stored.useDefault) {
+      return { useDefault: true, includeClaimKeys: [...DEFAULT_CLAIM_KEYS], useImmutableSubject: stored?.useImmutableSubject ?? false };
+    }
+    const keys = stored.includeClaimKeys ?? (repo.ownerType === 'Organization' ? (await this.orgTemplateOf(db, repo.ownerId)).includeClaimKeys : [...DEFAULT_CLAIM_KEYS]);
+    return { useDefault: false, includeClaimKeys: keys, useImmutableSubject: stored.useImmutableSubject };
+  }
+
+  /** #20: keys are ignored when use_default is true. */
+  async setRepoTemplate(principal: Principal, owner: string, name: string, update: RepoTemplateUpdate): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const repo = await this.deps.lookups.repo(trx, principal, 'setRepoOidcSubjectTemplate', owner, name);
+      const current = await this.deps.oidc.findRepoTemplate(trx, repo.id);
+      await this.deps.oidc.saveRepoTemplate(trx, repo.id, {
+        useDefault: update.useDefault,
+        includeClaimKeys: update.useDefault ? null : update.includeClaimKeys ?? null,
+        useImmutableSubject: update.useImmutableSubject ?? current?.useImmutableSubject ?? false,
+      }, nowTimestamp());
+    });
+  }
+
+  private async orgTemplateOf(db: Executor, orgId: number): Promise<OrgSubjectTemplate> {
+    return (await this.deps.oidc.findOrgTemplate(db, orgId)) ?? { includeClaimKeys: [...DEFAULT_CLAIM_KEYS], useImmutableSubject: false };
+  }
+}

@@ -1,0 +1,152 @@
+import { expandScopes, grantsLevel, type Permissions, type Scope } from '../../src/auth/grants';
+import { requirementOf, type OperationName } from '../../src/auth/requirements';
+import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
+import { ENTERPRISE, ORG, T, oidcWorld } from '../helpers/oidc-world';
+
+// Expected statuses for #11–#20 computed from the requirements table and what each caller
+// is in the world, in the order the rules apply.
+
+type RepoPermission = 'read' | 'write' | 'admin' | null;
+type RepoName = 'private-repo' | 'public-repo';
+interface Person {
+  enterpriseRole: 'owner' | 'member' | null;
+  oidcAdmin: boolean; // an owner of the organization or holding ci_cd_admin
+  repos: Record<RepoName, RepoPermission>;
+}
+type Caller =
+  | { name: string; kind: 'none' }
+  | { name: string; kind: 'invalid'; token: string }
+  | { name: string; kind: 'scopes'; token: string; scopes: Scope[]; person: Person }
+  | { name: string; kind: 'permissions'; token: string; permissions: Permissions; owner: 'org' | 'enterprise' | 'other'; repos: 'all' | string[]; person: Person | null };
+
+const world = oidcWorld();
+const declared = (token: string) => world.tokens.find((x) => x.token === token) as { permissions?: Permissions; scopes?: Scope[] };
+
+const ADMIN = { 'private-repo': 'admin', 'public-repo': 'admin' } as const;
+const NO_REPOS = { 'private-repo': null, 'public-repo': null } as const;
+const ENT_OWNER: Person = { enterpriseRole: 'owner', oidcAdmin: true, repos: ADMIN };
+const ORG_OWNER: Person = { enterpriseRole: 'member', oidcAdmin: true, repos: ADMIN };
+const classic = (name: string, token: string, person: Person): Caller => ({ name, kind: 'scopes', token, scopes: declared(token).scopes!, person });
+const fine = (name: string, token: string, owner: 'org' | 'enterprise' | 'other', person: Person | null, repos: 'all' | string[] = 'all'): Caller =>
+  ({ name, kind: 'permissions', token, permissions: declared(token).permissions!, owner, repos, person });
+
+const CALLERS: Caller[] = [
+  { name: 'no token', kind: 'none' },
+  { name: 'an expired token', kind: 'invalid', token: T.expired },
+  classic('an enterprise owner (also an org owner)', T.entOwner, ENT_OWNER),
+  classic('an enterprise owner without admin:enterprise', T.entOwnerNoScope, ENT_OWNER),
+  classic('an enterprise member', T.entMember, { enterpriseRole: 'member', oidcAdmin: false, repos: NO_REPOS }),
+  classic('an organization owner', T.orgOwner, ORG_OWNER),
+  classic('an organization owner with read:org only', T.orgOwnerReadOrg, ORG_OWNER),
+  classic('an organization owner with write:org only', T.orgOwnerWriteOrg, ORG_OWNER),
+  classic('a member holding ci_cd_admin', T.ciAdmin, { enterpriseRole: 'member', oidcAdmin: true, repos: NO_REPOS }),
+  classic('a plain member', T.member, { enterpriseRole: 'member', oidcAdmin: false, repos: NO_REPOS }),
+  classic('a writer through a team', T.writer, { enterpriseRole: 'member', oidcAdmin: false, repos: { 'private-repo': 'write', 'public-repo': 'write' } }),
+  classic('an outside collaborator with read', T.reader, { enterpriseRole: null, oidcAdmin: false, repos: { 'private-repo': 'read', 'public-repo': null } }),
+  classic('an outsider', T.outsider, { enterpriseRole: null, oidcAdmin: false, repos: NO_REPOS }),
+  fine('an owner\'s fine-grained token', T.fineOrg, 'org', ORG_OWNER),
+  fine('an owner\'s read-only fine-grained token', T.fineOrgReadOnly, 'org', ORG_OWNER),
+  fine('an owner\'s fine-grained token for other repositories', T.fineOtherRepos, 'org', ORG_OWNER, ['public-repo']),
+  fine('an enterprise owner\'s enterprise token', T.fineEnterprise, 'enterprise', ENT_OWNER),
+  fine('an enterprise owner\'s read-only enterprise token', T.fineEnterpriseReadOnly, 'enterprise', ENT_OWNER),
+  fine('an installation', T.installation, 'org', null),
+  fine('a read-only installation', T.installationReadOnly, 'org', null),
+  fine('an installation on another organization', T.installationOtherOrg, 'other', null),
+];
+
+interface Operation {
+  name: OperationName;
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  body?: object;
+  success: number;
+  target: 'enterprise' | 'org' | 'private-repo' | 'public-repo';
+}
+const ent = `/enterprises/${ENTERPRISE}/actions/oidc/customization/properties/repo`;
+const org = `/orgs/${ORG}/actions/oidc/customization/properties/repo`;
+const OPERATIONS: Operation[] = [
+  { name: 'listEnterpriseOidcInclusions', method: 'get', path: ent, success: 200, target: 'enterprise' },
+  { name: 'createEnterpriseOidcInclusion', method: 'post', path: ent, body: { custom_property_name: 'team' }, success: 201, target: 'enterprise' },
+  { name: 'deleteEnterpriseOidcInclusion', method: 'delete', path: `${ent}/environment`, success: 204, target: 'enterprise' },
+  { name: 'listOrgOidcInclusions', method: 'get', path: org, success: 200, target: 'org' },
+  { name: 'createOrgOidcInclusion', method: 'post', path: org, body: { custom_property_name: 'team' }, success: 201, target: 'org' },
+  { name: 'deleteOrgOidcInclusion', method: 'delete', path: `${org}/environment`, success: 204, target: 'org' },
+  { name: 'getOrgOidcSubjectTemplate', method: 'get', path: `/orgs/${ORG}/actions/oidc/customization/sub`, success: 200, target: 'org' },
+  { name: 'setOrgOidcSubjectTemplate', method: 'put', path: `/orgs/${ORG}/actions/oidc/customization/sub`, body: { include_claim_keys: ['repo', 'context'] }, success: 201, target: 'org' },
+  { name: 'getRepoOidcSubjectTemplate', method: 'get', path: `/repos/${ORG}/private-repo/actions/oidc/customization/sub`, success: 200, target: 'private-repo' },
+  { name: 'getRepoOidcSubjectTemplate', method: 'get', path: `/repos/${ORG}/public-repo/actions/oidc/customization/sub`, success: 200, target: 'public-repo' },
+  { name: 'setRepoOidcSubjectTemplate', method: 'put', path: `/repos/${ORG}/private-repo/actions/oidc/customization/sub`, body: { use_default: true }, success: 201, target: 'private-repo' },
+  { name: 'setRepoOidcSubjectTemplate', method: 'put', path: `/repos/${ORG}/public-repo/actions/oidc/customization/sub`, body: { use_default: true }, success: 201, target: 'public-repo' },
+];
+
+const RANK = { read: 1, write: 2, admin: 3 } as const;
+const atLeast = (p: RepoPermission, needed: keyof typeof RANK) => p !== null && RANK[p] >= RANK[needed];
+
+function expectedStatus(op: Operation, caller: Caller): number {
+  const requirement = requirementOf(op.name);
+  const repo: RepoName | undefined = op.target === 'private-repo' || op.target === 'public-repo' ? op.target : undefined;
+  if (caller.kind === 'invalid') return 401;
+  if (requirement.publicRead && repo === 'public-repo') return op.success;
+  if (caller.kind === 'none') return requirement.publicRead ? 404 : 401;
+  const person = caller.person;
+  // Visibility: the token's resource owner and repositories, then what the person may see.
+  if (caller.kind === 'permissions') {
+    const ownerFits = op.target === 'enterprise' ? caller.owner === 'enterprise' : caller.owner === 'org';
+    const repoFits = repo === undefined || caller.repos === 'all' || caller.repos.includes(repo);
+    if (!ownerFits || !repoFits) return 404;
+  }
+  if (person && op.target === 'enterprise' && person.enterpriseRole === null) return 404;
+  if (person && repo === 'private-repo' && person.repos[repo] === null) return 404;
+  // The token's grant.
+  if (caller.kind === 'scopes') {
+    const effective = expandScopes(caller.scopes);
+    if (!requirement.scopes.some((s) => effective.has(s))) return 403;
+  } else {
+    const permission = requirement.permission;
+    if (permission === null || !grantsLevel(caller.permissions[permission[0]], permission[1])) return 403;
+  }
+  if (person === null) return op.success; // an installation: its permissions alone decide
+  // Who the caller is.
+  const allowed: Record<string, boolean> = {
+    enterpriseOwner: person.enterpriseRole === 'owner',
+    orgOidcAdmin: person.oidcAdmin,
+    repoReader: repo !== undefined && atLeast(person.repos[repo], 'read'),
+    repoWriter: repo !== undefined && atLeast(person.repos[repo], 'write'),
+  };
+  return allowed[requirement.caller] ? op.success : 403;
+}
+
+let t: TestApp;
+let ids: { enterprise: number; org: number };
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.load(world);
+  ids = {
+    enterprise: Number((await t.db.knex('enterprises').where({ slug: ENTERPRISE }).first('id')).id),
+    org: Number((await t.db.knex('accounts').where({ login: ORG }).first('id')).id),
+  };
+});
+afterAll(() => t.close());
+
+/** Every cell starts from the same state: one inclusion ("environment") at each level. */
+async function resetInclusions(): Promise<void> {
+  const now = '2026-01-01T00:00:00Z';
+  await t.db.knex('enterprise_oidc_property_inclusions').delete();
+  await t.db.knex('organization_oidc_property_inclusions').delete();
+  await t.db.knex('enterprise_oidc_property_inclusions').insert({ enterprise_id: ids.enterprise, custom_property_name: 'environment', created_at: now });
+  await t.db.knex('organization_oidc_property_inclusions').insert({ org_id: ids.org, custom_property_name: 'environment', created_at: now });
+}
+
+describe.each(OPERATIONS.map((op) => [`${requirementOf(op.name).spec} ${op.method.toUpperCase()} (${op.target})`, op] as const))('%s', (_title, op) => {
+  it.each(CALLERS.map((caller) => [caller.name, caller] as const))('for %s, answers as the rules say', async (_name, caller) => {
+    await resetInclusions();
+    const request = t.http()[op.method](op.path);
+    if ('token' in caller) request.set(bearer(caller.token));
+    const res = await (op.body ? request.send(op.body) : request);
+    const expected = expectedStatus(op, caller);
+    expect({ status: res.status, body: res.status >= 400 ? Object.keys(res.body).sort() : 'ok' }).toEqual({
+      status: expected,
+      body: expected >= 400 ? ['documentation_url', 'message', 'status'] : 'ok',
+    });
+  });
+});
