@@ -5,10 +5,11 @@ import { apiVersion } from './http/api-version';
 import { authenticate } from './http/authenticate';
 import { errorMiddleware, unknownRoute } from './http/errors.middleware';
 import type { Logger } from './logger';
+import { jsonParser } from './http/body';
+import { attestationsRoutes } from './modules/attestations/attestations.routes';
+import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
 import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
-
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface AppOptions {
   services: Services;
@@ -52,12 +53,14 @@ export function createApp({ services, logger, trustProxy = false }: AppOptions):
 
   const api = Router();
   api.use(apiBase);
-  // Bodies are JSON whatever the Content-Type says; primitives are checked per operation.
-  api.use(express.json({ limit: MAX_BODY_BYTES, strict: false, type: () => true }));
+  // A body is parsed once: bundles may be larger than the default limit.
+  api.post('/repos/:owner/:repo/attestations', jsonParser(MAX_BUNDLE_BYTES));
+  api.use(jsonParser());
   api.use(apiVersion);
   api.use(authenticate(services.authenticator));
   api.use(orgRolesRoutes(services.orgRoles));
   api.use(oidcRoutes(services.oidc));
+  api.use(attestationsRoutes(services.attestations));
   api.use(unknownRoute);
 
   app.use(api);

@@ -5,6 +5,8 @@ import { TokenStore } from './auth/token.store';
 import type { Database } from './database/connection';
 import { AccountsStore } from './modules/accounts/accounts.store';
 import { AuthorizedLookups } from './modules/accounts/authorized-lookups';
+import { AttestationsService } from './modules/attestations/attestations.service';
+import { AttestationsStore } from './modules/attestations/attestations.store';
 import { OidcService } from './modules/oidc/oidc.service';
 import { OidcStore } from './modules/oidc/oidc.store';
 import { OrgRolesService } from './modules/org-roles/org-roles.service';
@@ -22,14 +24,16 @@ export function createServices(database: Database) {
   const authorizer = new Authorizer({ access });
   const tokens = new TokensService({ db, accounts, tokens: tokenStore });
   const lookups = new AuthorizedLookups({ accounts, authorizer });
+  const attestationStore = new AttestationsStore();
   return {
     database,
     authenticator: new Authenticator({ db, tokens: tokenStore }),
     authorizer,
     orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
     oidc: new OidcService({ db, lookups, oidc: new OidcStore() }),
+    attestations: new AttestationsService({ db, lookups, attestations: attestationStore }),
     tokens,
-    world: new WorldLoader({ db, accounts, roles, tokens }),
+    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore }),
   };
 }
 

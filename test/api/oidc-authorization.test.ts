@@ -1,4 +1,5 @@
-import { expandScopes, grantsLevel, type Permissions, type Scope } from '../../src/auth/grants';
+import type { Permissions, Scope } from '../../src/auth/grants';
+import { declaredGrants, grantMeets } from '../helpers/grant-check';
 import { requirementOf, type OperationName } from '../../src/auth/requirements';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { ENTERPRISE, ORG, T, oidcWorld } from '../helpers/oidc-world';
@@ -20,7 +21,7 @@ type Caller =
   | { name: string; kind: 'permissions'; token: string; permissions: Permissions; owner: 'org' | 'enterprise' | 'other'; repos: 'all' | string[]; person: Person | null };
 
 const world = oidcWorld();
-const declared = (token: string) => world.tokens.find((x) => x.token === token) as { permissions?: Permissions; scopes?: Scope[] };
+const declared = declaredGrants(world);
 
 const ADMIN = { 'private-repo': 'admin', 'public-repo': 'admin' } as const;
 const NO_REPOS = { 'private-repo': null, 'public-repo': null } as const;
@@ -98,13 +99,7 @@ function expectedStatus(op: Operation, caller: Caller): number {
   if (person && op.target === 'enterprise' && person.enterpriseRole === null) return 404;
   if (person && repo === 'private-repo' && person.repos[repo] === null) return 404;
   // The token's grant.
-  if (caller.kind === 'scopes') {
-    const effective = expandScopes(caller.scopes);
-    if (!requirement.scopes.some((s) => effective.has(s))) return 403;
-  } else {
-    const permission = requirement.permission;
-    if (permission === null || !grantsLevel(caller.permissions[permission[0]], permission[1])) return 403;
-  }
+  if (!grantMeets(requirement, caller)) return 403;
   if (person === null) return op.success; // an installation: its permissions alone decide
   // Who the caller is.
   const allowed: Record<string, boolean> = {

@@ -1,4 +1,5 @@
-import { expandScopes, grantsLevel, type Permissions, type Scope } from '../../src/auth/grants';
+import type { Permissions, Scope } from '../../src/auth/grants';
+import { grantMeets } from '../helpers/grant-check';
 import { REQUIREMENTS, type OperationName } from '../../src/auth/requirements';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { ORG, TOKENS, rolesWorld } from '../helpers/roles-world';
@@ -63,13 +64,11 @@ function expectedStatus(operation: Operation, caller: Caller): number {
   if (caller.credentials === 'none' || caller.credentials === 'invalid') return 401;
   let person: { isOwner: boolean; readsRoles: boolean } | null;
   if (caller.credentials === 'scopes') {
-    const effective = expandScopes(caller.scopes);
-    if (!requirement.scopes.some((s) => effective.has(s))) return 403;
+    if (!grantMeets(requirement, caller)) return 403;
     person = caller;
   } else {
     if (!caller.ownsOrg) return 404;
-    const permission = requirement.permission;
-    if (permission === null || !grantsLevel(caller.permissions[permission[0]], permission[1])) return 403;
+    if (!grantMeets(requirement, caller)) return 403;
     person = caller.user;
   }
   if (person === null) return success; // an installation: its permissions alone decide

@@ -1,15 +1,25 @@
+import {
+  BUNDLE_V01_MEDIA_TYPE, BUNDLE_V02_MEDIA_TYPE, BUNDLE_V03_LEGACY_MEDIA_TYPE, BUNDLE_V03_MEDIA_TYPE,
+  ValidationError as BundleValidationError, bundleFromJSON, isBundleWithDsseEnvelope,
+} from '@sigstore/bundle';
+import { crypto as sigstoreCrypto } from '@sigstore/core';
+import { toSignedEntity } from '@sigstore/verify';
 import { z } from 'zod';
 import { ValidationError } from '../../errors/domain';
 
-// Reads what an attestation is indexed by: the in-toto Statement inside the bundle's
-// DSSE envelope. (Issue #4 adds the Sigstore bundle and signature checks here.)
+// Checks an attestation the way the signing ecosystem does, with its own libraries:
+// a well-formed Sigstore bundle (v0.1–v0.3), holding a DSSE envelope of an in-toto
+// Statement, whose signature verifies against the public key of the bundle's certificate
+// (DSSE pre-authentication encoding). The certificate chain and transparency-log entry
+// are not checked against a trusted root here.
 
+const MEDIA_TYPES = [BUNDLE_V01_MEDIA_TYPE, BUNDLE_V02_MEDIA_TYPE, BUNDLE_V03_LEGACY_MEDIA_TYPE, BUNDLE_V03_MEDIA_TYPE];
 const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 const STATEMENT_TYPES = ['https://in-toto.io/Statement/v0.1', 'https://in-toto.io/Statement/v1'];
 
 const statementSchema = z.object({
   _type: z.string().refine((t) => STATEMENT_TYPES.includes(t), 'is not an in-toto Statement v0.1 or v1'),
-  subject: z.array(z.object({ name: z.string().optional(), digest: z.record(z.string(), z.string()) })).min(1),
+  subject: z.array(z.object({ name: z.string().max(1024).optional(), digest: z.record(z.string(), z.string()) })).min(1, 'has no subject'),
   predicateType: z.string().min(1).max(255),
 });
 
@@ -18,7 +28,7 @@ export interface BundleSubject {
   name: string | null;
 }
 
-export interface InspectedBundle {
+export interface CheckedBundle {
   subjects: BundleSubject[];
   predicateType: string;
 }
@@ -27,24 +37,61 @@ function reject(message: string): never {
   throw new ValidationError(`Invalid bundle: ${message}`, [{ resource: 'Attestation', field: 'bundle', code: 'custom', message }]);
 }
 
-export function inspectBundle(bundle: unknown): InspectedBundle {
-  const envelope = (bundle as { dsseEnvelope?: { payload?: unknown; payloadType?: unknown } } | null)?.dsseEnvelope;
-  if (!envelope || typeof envelope.payload !== 'string') reject('the bundle holds no DSSE envelope with a payload');
+export function checkBundle(json: unknown): CheckedBundle {
+  const mediaType = (json as { mediaType?: unknown } | null)?.mediaType;
+  if (typeof mediaType !== 'string' || !MEDIA_TYPES.includes(mediaType)) {
+    reject(`mediaType must be one of ${MEDIA_TYPES.join(', ')}`);
+  }
+  let bundle;
+  try {
+    bundle = bundleFromJSON(json);
+  } catch (error) {
+    if (error instanceof BundleValidationError) reject(`not a well-formed Sigstore bundle (${(error.fields ?? []).join(', ') || error.message})`);
+    reject('not a well-formed Sigstore bundle');
+  }
+  if (!isBundleWithDsseEnvelope(bundle)) reject('the bundle holds no DSSE envelope');
+  const envelope = bundle.content.dsseEnvelope;
   if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) reject(`the DSSE payloadType must be ${IN_TOTO_PAYLOAD_TYPE}`);
+
+  // The libraries parse untrusted bytes here (ASN.1, keys, signatures): any failure is the bundle's.
+  let entity;
+  try {
+    entity = toSignedEntity(bundle);
+  } catch {
+    reject('the certificate in the verification material cannot be parsed');
+  }
+  if (entity.key.$case !== 'certificate') reject('the verification material holds no certificate to verify the signature with');
+  let key;
+  try {
+    key = sigstoreCrypto.createPublicKey(entity.key.certificate.publicKey);
+  } catch {
+    reject('the certificate in the verification material has no usable public key');
+  }
+  let verified = false;
+  try {
+    verified = entity.signature.verifySignature(key);
+  } catch {
+    verified = false;
+  }
+  if (!verified) reject('the DSSE signature does not verify against the certificate\'s public key');
+
   let statement: unknown;
   try {
-    statement = JSON.parse(Buffer.from(envelope.payload as string, 'base64').toString('utf8'));
+    statement = JSON.parse(envelope.payload.toString('utf8'));
   } catch {
-    reject('the DSSE payload is not a base64-encoded JSON document');
+    reject('the DSSE payload is not JSON');
   }
   const parsed = statementSchema.safeParse(statement);
-  if (!parsed.success) reject(`the payload is not an in-toto Statement: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    reject(`the payload is not an in-toto Statement: ${issue ? `${issue.path.join('.') || 'statement'} ${issue.message}` : 'invalid'}`);
+  }
   const subjects: BundleSubject[] = [];
   for (const subject of parsed.data.subject) {
-    const hex = subject.digest.sha256?.toLowerCase();
+    const hex = subject.digest.sha256;
     if (hex === undefined) continue;
-    if (!/^[0-9a-f]{64}$/.test(hex)) reject('a subject sha256 digest is not 64 hexadecimal characters');
-    const digest = `sha256:${hex}`;
+    if (!/^[0-9a-fA-F]{64}$/.test(hex)) reject('a subject sha256 digest is not 64 hexadecimal characters');
+    const digest = `sha256:${hex.toLowerCase()}`;
     if (subjects.some((s) => s.digest === digest)) reject('the statement has duplicate subjects');
     subjects.push({ digest, name: subject.name ?? null });
   }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { nowTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import type { AccountsStore } from '../accounts/accounts.store';
+import type { AttestationsStore } from '../attestations/attestations.store';
 import type { OrgRolesStore } from '../org-roles/org-roles.store';
 import { declarationKey, type TokensService } from '../tokens/tokens.service';
 import {
@@ -57,7 +58,7 @@ export function parseWorld(input: unknown): World {
 
 /** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
 export class WorldLoader {
-  constructor(private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService }) {}
+  constructor(private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore }) {}
 
   async load(input: unknown, options: LoadOptions = {}): Promise<LoadSummary> {
     const world = parseWorld(input);
@@ -81,7 +82,7 @@ export class WorldLoader {
       await loadRoleAssignments(ctx, world.role_assignments);
       await loadAdvisories(ctx, world.advisories);
       await loadAlerts(ctx, world.alerts, (done) => progress(`alerts: ${done}/${world.alerts.length}`));
-      await loadAttestations(ctx, world.attestations);
+      await loadAttestations(ctx, world.attestations, this.deps.attestations);
       await loadOidc(ctx, world.oidc);
       await pruneEnterpriseInclusions(trx);
       const generatedTokens = await this.loadTokens(trx, world.tokens);

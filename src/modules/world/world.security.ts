@@ -1,9 +1,8 @@
-import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { canonicalJson } from '../../shared/canonical-json';
 import { normalizeTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
-import { inspectBundle } from '../attestations/attestation-bundle';
+import { checkBundle } from '../attestations/attestation-bundle';
+import type { AttestationsStore } from '../attestations/attestations.store';
 import { nameKey } from '../accounts/accounts.store';
 import type { SectionContext } from './world.accounts';
 import { fail, replaceSet } from './world.support';
@@ -127,26 +126,19 @@ async function nextAlertNumber(trx: Knex.Transaction, cache: Map<number, number>
 }
 
 /** Attestations go through the same bundle checks as #21; the same bundle twice is one. */
-export async function loadAttestations(ctx: SectionContext, attestations: World['attestations']): Promise<void> {
+export async function loadAttestations(ctx: SectionContext, attestations: World['attestations'], store: AttestationsStore): Promise<void> {
   const { trx, refs, now } = ctx;
   for (const [i, a] of attestations.entries()) {
     const entry = `attestations[${i}] "${a.repository}"`;
     const repo = await refs.repo(entry, a.repository);
-    let inspected;
+    let checked;
     try {
-      inspected = inspectBundle(a.bundle);
+      checked = checkBundle(a.bundle);
     } catch (error) {
       if (error instanceof ValidationError) fail(entry, error.message);
       throw error;
     }
-    const bundleSha256 = crypto.createHash('sha256').update(canonicalJson(a.bundle)).digest('hex');
-    const existing = await trx('attestations').where({ repo_id: repo.id, bundle_sha256: bundleSha256 }).first('id');
-    if (existing) continue;
-    const [row] = await trx('attestations')
-      .insert({ repo_id: repo.id, bundle: JSON.stringify(a.bundle), bundle_sha256: bundleSha256, predicate_type: inspected.predicateType, initiator_id: null, created_at: now })
-      .returning('id');
-    const id = Number(row.id ?? row);
-    await trx('attestation_subjects').insert(inspected.subjects.map((s) => ({ attestation_id: id, digest: s.digest, name: s.name })));
+    await store.insert(trx, repo.id, a.bundle, checked, null, now);
   }
 }
 

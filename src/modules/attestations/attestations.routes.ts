@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import { jsonBody } from '../../http/body';
+import { apiBaseOf, principalOf } from '../../http/locals';
+import { operation } from '../../http/operation';
+import { rejectPageParameter, setCursorLinks } from '../../http/pagination';
+import { sendJson } from '../../http/respond';
+import { parseInput } from '../../http/validate';
+import { ATTESTATION_INPUT, bundlePath, createBody, listQuery, repoPath, subjectPath } from './attestations.schemas';
+import { serializeAttestation } from './attestations.serializers';
+import type { AttestationsService } from './attestations.service';
+
+/** Spec §4.3, #21–#22, and the bundle_url of #22's items. */
+export function attestationsRoutes(attestations: AttestationsService): Router {
+  const router = Router();
+
+  router.post('/repos/:owner/:repo/attestations', operation('createAttestation'), async (req, res) => {
+    const p = parseInput(repoPath, req.params, ATTESTATION_INPUT);
+    const body = parseInput(createBody, jsonBody(req), ATTESTATION_INPUT);
+    sendJson(res, 201, await attestations.create(principalOf(res), p.owner, p.repo, body.bundle));
+  });
+
+  router.get('/repos/:owner/:repo/attestations/bundles/:attestation_id', operation('listAttestations'), async (req, res) => {
+    const p = parseInput(bundlePath, req.params, ATTESTATION_INPUT);
+    sendJson(res, 200, (await attestations.get(principalOf(res), p.owner, p.repo, p.attestation_id)).bundle);
+  });
+
+  router.get('/repos/:owner/:repo/attestations/:subject_digest', operation('listAttestations'), async (req, res) => {
+    rejectPageParameter(req.query);
+    const p = parseInput(subjectPath, req.params, ATTESTATION_INPUT);
+    const q = parseInput(listQuery, req.query, ATTESTATION_INPUT);
+    const { repo, page } = await attestations.list(principalOf(res), p.owner, p.repo, p.subject_digest, {
+      predicateType: q.predicate_type, perPage: q.per_page, after: q.after, before: q.before,
+    });
+    setCursorLinks(req, res, page);
+    sendJson(res, 200, { attestations: page.items.map((a) => serializeAttestation(apiBaseOf(res), repo, a)) });
+  });
+
+  return router;
+}

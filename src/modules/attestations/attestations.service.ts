@@ -1,0 +1,65 @@
+import type { Knex } from 'knex';
+import type { Principal } from '../../auth/principal';
+import { withTransaction } from '../../database/transaction';
+import type { KeysetPage } from '../../database/keyset';
+import { NotFoundError } from '../../errors/domain';
+import { nowTimestamp } from '../../shared/time';
+import type { RepositoryRecord } from '../accounts/accounts.types';
+import type { AuthorizedLookups } from '../accounts/authorized-lookups';
+import { checkBundle } from './attestation-bundle';
+import type { AttestationRecord, AttestationsStore, PredicateFilter } from './attestations.store';
+
+// Short predicate-type names users type (reference.md), beside full URIs.
+const PREDICATE_SHORT_NAMES: Record<string, PredicateFilter> = {
+  provenance: { exact: ['https://slsa.dev/provenance/v1'], prefixes: [] },
+  sbom: { exact: ['https://spdx.dev/Document', 'https://cyclonedx.org/bom'], prefixes: ['https://spdx.dev/Document/', 'https://cyclonedx.org/bom/'] },
+  release: { exact: ['https://in-toto.io/attestation/release/v0.1'], prefixes: [] },
+};
+
+export function predicateFilterOf(predicateType: string | undefined): PredicateFilter | undefined {
+  if (predicateType === undefined) return undefined;
+  return PREDICATE_SHORT_NAMES[predicateType.toLowerCase()] ?? { exact: [predicateType], prefixes: [] };
+}
+
+export interface AttestationPageRequest {
+  predicateType?: string | undefined;
+  perPage: number;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+/** Spec §4.3: signed attestations stored against a repository, found by subject digest. */
+export class AttestationsService {
+  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; attestations: AttestationsStore }) {}
+
+  /** #21: checks the bundle, stores it once; the same bundle again answers the same id. */
+  async create(principal: Principal, owner: string, name: string, bundle: unknown): Promise<{ id: number }> {
+    return withTransaction(this.deps.db, async (trx) => {
+      const repo = await this.deps.lookups.repo(trx, principal, 'createAttestation', owner, name);
+      const checked = checkBundle(bundle);
+      const initiator = principal.kind === 'user' ? principal.userId : null;
+      return { id: await this.deps.attestations.insert(trx, repo.id, bundle, checked, initiator, nowTimestamp()) };
+    });
+  }
+
+  /** #22: attestations of a repository for a subject digest (sha256:<hex>), newest first. */
+  async list(principal: Principal, owner: string, name: string, digest: string, page: AttestationPageRequest): Promise<{ repo: RepositoryRecord; page: KeysetPage<AttestationRecord> }> {
+    const { db } = this.deps;
+    const repo = await this.deps.lookups.repo(db, principal, 'listAttestations', owner, name);
+    return {
+      repo,
+      page: await this.deps.attestations.listBySubject(db, repo.id, digest, {
+        predicate: predicateFilterOf(page.predicateType), perPage: page.perPage, after: page.after, before: page.before,
+      }),
+    };
+  }
+
+  /** The bundle behind a list item's bundle_url, under the same rules as #22. */
+  async get(principal: Principal, owner: string, name: string, id: number): Promise<AttestationRecord> {
+    const { db } = this.deps;
+    const repo = await this.deps.lookups.repo(db, principal, 'listAttestations', owner, name);
+    const attestation = await this.deps.attestations.find(db, repo.id, id);
+    if (!attestation) throw new NotFoundError();
+    return attestation;
+  }
+}

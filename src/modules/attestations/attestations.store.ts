@@ -1,0 +1,89 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Executor } from '../../database/transaction';
+import { fetchKeysetPage, type KeysetColumn, type KeysetPage } from '../../database/keyset';
+import { canonicalJson } from '../../shared/canonical-json';
+import type { CheckedBundle } from './attestation-bundle';
+
+export interface AttestationRecord {
+  id: number;
+  repoId: number;
+  bundle: unknown;
+  initiatorLogin: string | null;
+}
+
+export interface PredicateFilter {
+  exact: string[];
+  prefixes: string[];
+}
+
+/** Newest first; ids grow with every insert, on any instance. */
+const NEWEST_FIRST: KeysetColumn[] = [{ column: 'a.id', direction: 'desc', type: 'integer' }];
+export const ATTESTATIONS_LIST = 'attestations';
+
+/** The identity of a bundle: the same JSON, whatever its key order. */
+export function bundleSha256(bundle: unknown): string {
+  return crypto.createHash('sha256').update(canonicalJson(bundle)).digest('hex');
+}
+
+export class AttestationsStore {
+  /** Stores a checked bundle once per repository; answers its id, existing or new. */
+  async insert(db: Executor, repoId: number, bundle: unknown, checked: CheckedBundle, initiatorId: number | null, now: string): Promise<number> {
+    const sha = bundleSha256(bundle);
+    const inserted = await db('attestations')
+      .insert({ repo_id: repoId, bundle: JSON.stringify(bundle), bundle_sha256: sha, predicate_type: checked.predicateType, initiator_id: initiatorId, created_at: now })
+      .onConflict(['repo_id', 'bundle_sha256'])
+      .ignore()
+      .returning('id');
+    if (inserted.length === 0) {
+      const existing = await db('attestations').where({ repo_id: repoId, bundle_sha256: sha }).first('id');
+      return Number(existing.id);
+    }
+    const id = Number(inserted[0].id ?? inserted[0]);
+    await db('attestation_subjects').insert(checked.subjects.map((s) => ({ attestation_id: id, digest: s.digest, name: s.name })));
+    return id;
+  }
+
+  /** One page of a repository's attestations for a subject digest, newest first. */
+  async listBySubject(
+    db: Knex,
+    repoId: number,
+    digest: string,
+    options: { predicate: PredicateFilter | undefined; perPage: number; after?: string | undefined; before?: string | undefined },
+  ): Promise<KeysetPage<AttestationRecord>> {
+    const query = db('attestations as a')
+      .join('attestation_subjects as s', 's.attestation_id', 'a.id')
+      .leftJoin('accounts as u', 'u.id', 'a.initiator_id')
+      .where({ 'a.repo_id': repoId, 's.digest': digest })
+      .select('a.id', 'a.repo_id', 'a.bundle', 'u.login as initiator_login');
+    const predicate = options.predicate;
+    if (predicate) {
+      query.where((q) => {
+        if (predicate.exact.length > 0) q.orWhereIn('a.predicate_type', predicate.exact);
+        for (const prefix of predicate.prefixes) q.orWhere('a.predicate_type', 'like', `${prefix}%`);
+      });
+    }
+    const page = await fetchKeysetPage<Record<string, unknown>>(query, {
+      list: ATTESTATIONS_LIST, columns: NEWEST_FIRST, valuesOf: (row) => [Number(row.id)],
+      perPage: options.perPage, after: options.after, before: options.before,
+    });
+    return { ...page, items: page.items.map(toRecord) };
+  }
+
+  async find(db: Executor, repoId: number, id: number): Promise<AttestationRecord | undefined> {
+    const row = await db('attestations as a')
+      .leftJoin('accounts as u', 'u.id', 'a.initiator_id')
+      .where({ 'a.repo_id': repoId, 'a.id': id })
+      .first('a.id', 'a.repo_id', 'a.bundle', 'u.login as initiator_login');
+    return row ? toRecord(row) : undefined;
+  }
+}
+
+function toRecord(row: Record<string, unknown>): AttestationRecord {
+  return {
+    id: Number(row.id),
+    repoId: Number(row.repo_id),
+    bundle: JSON.parse(String(row.bundle)),
+    initiatorLogin: (row.initiator_login as string | null) ?? null,
+  };
+}
