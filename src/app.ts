@@ -8,6 +8,7 @@ import type { Logger } from './logger';
 import { jsonParser } from './http/body';
 import { attestationsRoutes } from './modules/attestations/attestations.routes';
 import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
+import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
 import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
 
@@ -61,6 +62,7 @@ export function createApp({ services, logger, trustProxy = false }: AppOptions):
   api.use(orgRolesRoutes(services.orgRoles));
   api.use(oidcRoutes(services.oidc));
   api.use(attestationsRoutes(services.attestations));
+  api.use(dependencyAlertsRoutes(services.dependencyAlerts));
   api.use(unknownRoute);
 
   app.use(api);

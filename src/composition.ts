@@ -7,6 +7,9 @@ import { AccountsStore } from './modules/accounts/accounts.store';
 import { AuthorizedLookups } from './modules/accounts/authorized-lookups';
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
+import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
+import { AlertsStore } from './modules/dependency-alerts/alerts.store';
+import { DependencyAlertsService } from './modules/dependency-alerts/alerts.service';
 import { OidcService } from './modules/oidc/oidc.service';
 import { OidcStore } from './modules/oidc/oidc.store';
 import { OrgRolesService } from './modules/org-roles/org-roles.service';
@@ -25,6 +28,7 @@ export function createServices(database: Database) {
   const tokens = new TokensService({ db, accounts, tokens: tokenStore });
   const lookups = new AuthorizedLookups({ accounts, authorizer });
   const attestationStore = new AttestationsStore();
+  const alertStore = new AlertsStore();
   return {
     database,
     authenticator: new Authenticator({ db, tokens: tokenStore }),
@@ -32,8 +36,9 @@ export function createServices(database: Database) {
     orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
     oidc: new OidcService({ db, lookups, oidc: new OidcStore() }),
     attestations: new AttestationsService({ db, lookups, attestations: attestationStore }),
+    dependencyAlerts: new DependencyAlertsService({ db, lookups, alerts: alertStore, advisories: new AdvisoriesStore(), accounts, access }),
     tokens,
-    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore }),
+    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore }),
   };
 }
 

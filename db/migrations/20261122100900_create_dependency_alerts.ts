@@ -13,15 +13,30 @@ export async function up(knex: Knex): Promise<void> {
     t.string('relationship', 20).notNullable(); // unknown | direct | transitive | inconclusive
     t.string('state', 20).notNullable(); // auto_dismissed | dismissed | fixed | open
     t.string('created_at', 20).notNullable();
-    t.string('updated_at', 20).notNullable();
+    t.string('updated_at', 20).notNullable(); // the time the state last changed
     t.string('fixed_at', 20).nullable();
     t.string('auto_dismissed_at', 20).nullable();
     t.string('dismissed_at', 20).nullable();
     t.integer('dismissed_by_id').nullable().references('id').inTable('accounts').onDelete('SET NULL');
     t.string('dismissed_reason', 20).nullable();
     t.text('dismissed_comment').nullable();
-    t.integer('version').notNullable().defaultTo(1); // bumped on every change: ETags derive from it
+    t.integer('version').notNullable().defaultTo(1); // bumped on every change
+    // Copies of what the lists filter and sort on, so a page is one indexed range scan:
+    // the repository's owner and the advisory's facts (kept current by the alerts store).
+    t.integer('owner_id').notNullable().references('id').inTable('accounts').onDelete('CASCADE');
+    t.string('severity', 20).notNullable();
+    t.string('classification', 20).notNullable();
+    t.double('epss_percentage').nullable();
+    t.double('epss_sort').notNullable(); // epss_percentage, or -1 when there is none: sortable, never null
+    t.boolean('has_patch').notNullable();
     t.unique(['repo_id', 'number'], { indexName: 'dependency_alerts_repo_id_number_unique' });
+    t.index(['owner_id', 'created_at', 'id'], 'dependency_alerts_owner_created_index');
+    t.index(['owner_id', 'updated_at', 'id'], 'dependency_alerts_owner_updated_index');
+    t.index(['owner_id', 'epss_sort', 'id'], 'dependency_alerts_owner_epss_index');
+    t.index(['repo_id', 'created_at', 'id'], 'dependency_alerts_repo_created_index');
+    t.index(['repo_id', 'updated_at', 'id'], 'dependency_alerts_repo_updated_index');
+    t.index(['repo_id', 'epss_sort', 'id'], 'dependency_alerts_repo_epss_index');
+    t.index(['advisory_id'], 'dependency_alerts_advisory_id_index');
   });
   await knex.schema.createTable('dependency_alert_assignees', (t) => {
     t.integer('alert_id').notNullable().references('id').inTable('dependency_alerts').onDelete('CASCADE');

@@ -77,6 +77,19 @@ export class AccessStore {
     return viaOrg ? 'member' : null;
   }
 
+  /** Organizations of an enterprise where the user is an owner or a security manager. */
+  async alertManagedOrgIds(db: Executor, enterpriseId: number, userId: number): Promise<number[]> {
+    const orgIds = (await db('organizations').where('enterprise_id', enterpriseId).orderBy('account_id').select('account_id')).map((r) => Number(r.account_id));
+    const managed: number[] = [];
+    for (const orgId of orgIds) {
+      const membership = await this.orgMembership(db, orgId, userId);
+      if (membership === 'admin' || (membership !== null && (await this.heldRoles(db, orgId, userId)).some((r) => r.name === 'security_manager'))) {
+        managed.push(orgId);
+      }
+    }
+    return managed;
+  }
+
   /** The highest repository role a user has, from every source. */
   async repoPermission(db: Executor, repo: { id: number; ownerId: number; ownerIsOrg: boolean }, userId: number): Promise<RepoPermission | null> {
     if (!repo.ownerIsOrg) {

@@ -28,3 +28,11 @@ export function isInvalidValueError(error: unknown): boolean {
 
 /** SQLite pragmas applied to every connection: durability and concurrency settings. */
 export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'];
+
+/**
+ * Locks the selected rows until the transaction ends. PostgreSQL needs FOR UPDATE for a
+ * read-then-write; SQLite has one writer at a time, so the write transaction itself locks.
+ */
+export function lockForUpdate<Q extends { forUpdate(): Q; client: { config: { client?: unknown } } }>(query: Q): Q {
+  return query.client.config.client === 'pg' ? query.forUpdate() : query;
+}

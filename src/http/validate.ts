@@ -11,11 +11,15 @@ export interface InputContext {
   invalidStatus?: 400 | 422 | ((errors: FieldError[]) => 400 | 422);
   /** Where the input sits in the request, prefixed to every field name (e.g. a body key). */
   at?: string;
+  /** Name only the top-level key (a query parameter), not the position inside its value. */
+  topLevelFields?: boolean;
 }
 
-function toFieldErrors(error: z.ZodError, resource: string, at: string | undefined): FieldError[] {
+function toFieldErrors(error: z.ZodError, context: InputContext): FieldError[] {
+  const { resource, at } = context;
   return error.issues.flatMap((issue): FieldError[] => {
-    const field = [...(at ? [at] : []), ...issue.path.map(String)].join('.');
+    const path = context.topLevelFields ? issue.path.slice(0, 1) : issue.path;
+    const field = [...(at ? [at] : []), ...path.map(String)].join('.');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ resource, field: field ? `${field}.${key}` : key, code: 'invalid', message: `"${key}" is not a permitted key.` }));
     }
@@ -29,7 +33,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, conte
   // reportInput: an issue's `input` is then undefined only for a key that is absent.
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  const errors = toFieldErrors(result.error, context.resource, context.at);
+  const errors = toFieldErrors(result.error, context);
   const first = errors[0];
   const message = first ? `Invalid request: ${first.field ? `"${first.field}" ` : ''}${first.message ?? 'is invalid'}` : 'Invalid request';
   const status = typeof context.invalidStatus === 'function' ? context.invalidStatus(errors) : context.invalidStatus;

@@ -1,5 +1,5 @@
 import { encodeNodeId } from '../../shared/node-id';
-import type { OrganizationRecord, TeamRecord, UserRecord } from './accounts.types';
+import type { OrganizationRecord, RepositoryRecord, TeamRecord, UserRecord } from './accounts.types';
 
 // REST shapes of spec §2.2–2.4. URL fields are built from the request's own API base.
 
@@ -81,4 +81,38 @@ function teamFields(base: string, orgLogin: string, team: TeamRecord) {
 /** §2.4 team summary; a non-null parent is shown with the same fields but its own parent. */
 export function serializeTeamSummary(base: string, orgLogin: string, team: TeamRecord, parent: TeamRecord | null) {
   return { ...teamFields(base, orgLogin, team), parent: parent ? teamFields(base, orgLogin, parent) : null };
+}
+
+// §2.10 URL-template fields of a repository summary, relative to the repository's API URL.
+const REPOSITORY_URL_TEMPLATES: Record<string, string> = {
+  archive_url: '/{archive_format}{/ref}', assignees_url: '/assignees{/user}', blobs_url: '/git/blobs{/sha}',
+  branches_url: '/branches{/branch}', collaborators_url: '/collaborators{/collaborator}', comments_url: '/comments{/number}',
+  commits_url: '/commits{/sha}', compare_url: '/compare/{base}...{head}', contents_url: '/contents/{+path}',
+  contributors_url: '/contributors', deployments_url: '/deployments', downloads_url: '/downloads', events_url: '/events',
+  forks_url: '/forks', git_commits_url: '/git/commits{/sha}', git_refs_url: '/git/refs{/sha}', git_tags_url: '/git/tags{/sha}',
+  hooks_url: '/hooks', issue_comment_url: '/issues/comments{/number}', issue_events_url: '/issues/events{/number}',
+  issues_url: '/issues{/number}', keys_url: '/keys{/key_id}', labels_url: '/labels{/name}', languages_url: '/languages',
+  merges_url: '/merges', milestones_url: '/milestones{/number}', notifications_url: '/notifications{?since,all,participating}',
+  pulls_url: '/pulls{/number}', releases_url: '/releases{/id}', stargazers_url: '/stargazers', statuses_url: '/statuses/{sha}',
+  subscribers_url: '/subscribers', subscription_url: '/subscription', tags_url: '/tags', teams_url: '/teams', trees_url: '/git/trees{/sha}',
+};
+
+/** §2.10 repository summary (in enterprise and organization alert lists). */
+export function serializeRepositorySummary(base: string, repo: RepositoryRecord) {
+  const fullName = `${repo.ownerLogin}/${repo.name}`;
+  const url = `${base}/repos/${fullName}`;
+  const templates = Object.fromEntries(Object.entries(REPOSITORY_URL_TEMPLATES).map(([key, suffix]) => [key, `${url}${suffix}`]));
+  return {
+    id: repo.id,
+    node_id: encodeNodeId('Repository', repo.id),
+    name: repo.name,
+    full_name: fullName,
+    owner: serializeUserSummary(base, { id: repo.ownerId, login: repo.ownerLogin, type: repo.ownerType, siteAdmin: repo.ownerSiteAdmin }),
+    private: repo.isPrivate,
+    html_url: `${base}/${fullName}`,
+    description: repo.description,
+    fork: repo.fork,
+    url,
+    ...templates,
+  };
 }

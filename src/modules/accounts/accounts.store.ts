@@ -74,6 +74,18 @@ export class AccountsStore {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  /** Repositories by id, with their owners. */
+  async findRepositoriesByIds(db: Executor, ids: readonly number[]): Promise<Map<number, RepositoryRecord>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const rows = await db('repositories as r')
+      .join('accounts as o', 'o.id', 'r.owner_id')
+      .whereIn('r.id', unique)
+      .select('r.id', 'r.owner_id', 'o.login as owner_login', 'o.type as owner_type', 'o.site_admin as owner_site_admin',
+        'r.name', 'r.private', 'r.description', 'r.fork');
+    return new Map(rows.map((r) => [Number(r.id), toRepository(r)]));
+  }
+
   /** `repo` may carry a `.git` suffix, which is dropped (spec §1). */
   async findRepository(db: Executor, owner: string, repo: string): Promise<RepositoryRecord | undefined> {
     const name = repo.replace(/\.git$/i, '');

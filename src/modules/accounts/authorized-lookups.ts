@@ -12,10 +12,10 @@ import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord } from './a
 export class AuthorizedLookups {
   constructor(private readonly deps: { accounts: AccountsStore; authorizer: Authorizer }) {}
 
-  async org(db: Executor, principal: Principal, operation: OperationName, login: string): Promise<OrganizationRecord> {
+  async org(db: Executor, principal: Principal, operation: OperationName, login: string): Promise<OrganizationRecord & { decision: Decision }> {
     const org = await this.deps.accounts.findOrganizationByLogin(db, login);
-    await this.deps.authorizer.assertAllowed(db, principal, operation, org ? { kind: 'org', orgId: org.id } : null);
-    return org!;
+    const decision = await this.deps.authorizer.assertAllowed(db, principal, operation, org ? { kind: 'org', orgId: org.id } : null);
+    return { ...org!, decision };
   }
 
   async enterprise(db: Executor, principal: Principal, operation: OperationName, slug: string): Promise<EnterpriseRecord> {

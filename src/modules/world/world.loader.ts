@@ -3,6 +3,7 @@ import { nowTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AttestationsStore } from '../attestations/attestations.store';
+import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import type { OrgRolesStore } from '../org-roles/org-roles.store';
 import { declarationKey, type TokensService } from '../tokens/tokens.service';
 import {
@@ -58,7 +59,9 @@ export function parseWorld(input: unknown): World {
 
 /** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
 export class WorldLoader {
-  constructor(private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore }) {}
+  constructor(
+    private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore },
+  ) {}
 
   async load(input: unknown, options: LoadOptions = {}): Promise<LoadSummary> {
     const world = parseWorld(input);
@@ -80,8 +83,8 @@ export class WorldLoader {
       await loadTeamRepositories(ctx, world.teams);
       await loadRoles(ctx, world.organization_roles);
       await loadRoleAssignments(ctx, world.role_assignments);
-      await loadAdvisories(ctx, world.advisories);
-      await loadAlerts(ctx, world.alerts, (done) => progress(`alerts: ${done}/${world.alerts.length}`));
+      await loadAdvisories(ctx, world.advisories, this.deps.alerts);
+      await loadAlerts(ctx, world.alerts, this.deps.alerts, (done) => progress(`alerts: ${done}/${world.alerts.length}`));
       await loadAttestations(ctx, world.attestations, this.deps.attestations);
       await loadOidc(ctx, world.oidc);
       await pruneEnterpriseInclusions(trx);

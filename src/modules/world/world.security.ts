@@ -3,6 +3,7 @@ import { normalizeTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import { checkBundle } from '../attestations/attestation-bundle';
 import type { AttestationsStore } from '../attestations/attestations.store';
+import type { AdvisoryFacts, AlertsStore } from '../dependency-alerts/alerts.store';
 import { nameKey } from '../accounts/accounts.store';
 import type { SectionContext } from './world.accounts';
 import { fail, replaceSet } from './world.support';
@@ -10,7 +11,7 @@ import type { World } from './world.schema';
 
 const ts = (value: string | null | undefined): string | null => (value ? normalizeTimestamp(value)! : null);
 
-export async function loadAdvisories(ctx: SectionContext, advisories: World['advisories']): Promise<void> {
+export async function loadAdvisories(ctx: SectionContext, advisories: World['advisories'], alerts: AlertsStore): Promise<void> {
   const { trx } = ctx;
   for (const a of advisories) {
     const values = {
@@ -42,21 +43,18 @@ export async function loadAdvisories(ctx: SectionContext, advisories: World['adv
     }));
     await replaceSet(trx, 'advisory_vulnerabilities', { advisory_id: Number(id) }, vulnerabilities,
       ['advisory_id', 'ecosystem', 'package_name', 'severity', 'vulnerable_version_range', 'first_patched_version']);
+    await alerts.refreshAdvisoryFacts(trx, Number(id));
   }
 }
 
-const ALERT_COLUMNS = [
-  'advisory_id', 'ecosystem', 'package_name', 'manifest_path', 'scope', 'relationship', 'state', 'created_at', 'updated_at',
-  'fixed_at', 'auto_dismissed_at', 'dismissed_at', 'dismissed_by_id', 'dismissed_reason', 'dismissed_comment',
-] as const;
-
 /**
  * Alerts are keyed by (repository, number); one given without a number is keyed by what
- * makes it the same alert (advisory, package, manifest) and numbered next in its repository.
+ * makes it the same alert, and numbered after every number the file or the database uses.
  */
-export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], onProgress: (done: number) => void): Promise<void> {
+export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], store: AlertsStore, onProgress: (done: number) => void): Promise<void> {
   const { trx, refs, now } = ctx;
   const advisoryIds = new Map<string, number>();
+  const factsCache = new Map<string, AdvisoryFacts | undefined>();
   const nextNumber = new Map<number, number>();
   // Numbered alerts first, so an unnumbered one never takes a number the file claims.
   const ordered = [...alerts.entries()].sort(([, a], [, b]) => Number(a.number === undefined) - Number(b.number === undefined));
@@ -69,10 +67,14 @@ export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], o
       if (!row) fail(entry, `advisory "${a.advisory}" does not exist`);
       advisoryIds.set(a.advisory, (advisoryId = Number(row.id)));
     }
-    const covers = await trx('advisory_vulnerabilities').where({ advisory_id: advisoryId, ecosystem: a.package.ecosystem, package_name: a.package.name }).first('id');
-    if (!covers) fail(entry, `advisory "${a.advisory}" has no vulnerability for ${a.package.ecosystem}/${a.package.name}`);
-    const createdAt = ts(a.created_at) ?? now;
-    const row: Record<(typeof ALERT_COLUMNS)[number], unknown> = {
+    const factsKey = `${advisoryId}\u0000${a.package.ecosystem}\u0000${a.package.name}`;
+    if (!factsCache.has(factsKey)) factsCache.set(factsKey, await store.advisoryFacts(trx, advisoryId, a.package.ecosystem, a.package.name));
+    const facts = factsCache.get(factsKey);
+    if (!facts) fail(entry, `advisory "${a.advisory}" has no vulnerability for ${a.package.ecosystem}/${a.package.name}`);
+    const alertId = await store.upsertFromWorld(trx, {
+      repo_id: repo.id,
+      owner_id: repo.ownerId,
+      number: a.number,
       advisory_id: advisoryId,
       ecosystem: a.package.ecosystem,
       package_name: a.package.name,
@@ -80,49 +82,25 @@ export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], o
       scope: a.scope,
       relationship: a.relationship,
       state: a.state,
-      created_at: createdAt,
-      updated_at: ts(a.updated_at) ?? createdAt,
+      created_at: ts(a.created_at) ?? undefined,
+      updated_at: ts(a.updated_at) ?? undefined,
       fixed_at: ts(a.fixed_at),
       auto_dismissed_at: ts(a.auto_dismissed_at),
       dismissed_at: ts(a.dismissed_at),
       dismissed_by_id: a.dismissed_by ? (await refs.user(entry, a.dismissed_by)).id : null,
       dismissed_reason: a.dismissed_reason ?? null,
       dismissed_comment: a.dismissed_comment ?? null,
-    };
-    const existing = a.number !== undefined
-      ? await trx('dependency_alerts').where({ repo_id: repo.id, number: a.number }).first('id', ...ALERT_COLUMNS)
-      : await trx('dependency_alerts')
-        .where({ repo_id: repo.id, advisory_id: advisoryId, ecosystem: a.package.ecosystem, package_name: a.package.name, manifest_path: a.manifest_path })
-        .orderBy('number').first('id', ...ALERT_COLUMNS);
-    let alertId: number;
-    if (existing) {
-      alertId = Number(existing.id);
-      // Times the file leaves out stay as stored, so a reload changes nothing.
-      if (a.created_at === undefined) row.created_at = existing.created_at;
-      if (a.updated_at === undefined) row.updated_at = a.created_at === undefined ? existing.updated_at : row.created_at;
-      if (ALERT_COLUMNS.some((c) => (existing[c] ?? null) !== row[c])) {
-        await trx('dependency_alerts').where('id', alertId).update({ ...row, version: trx.raw('version + 1') });
-      }
-    } else {
-      const number = a.number ?? (await nextAlertNumber(trx, nextNumber, repo.id));
-      const [inserted] = await trx('dependency_alerts').insert({ repo_id: repo.id, number, ...row }).returning('id');
-      alertId = Number(inserted.id ?? inserted);
-    }
+      ...facts,
+    }, async () => {
+      const next = nextNumber.get(repo.id) ?? (await store.maxNumber(trx, repo.id)) + 1;
+      nextNumber.set(repo.id, next + 1);
+      return next;
+    }, now);
     const assignees = [];
     for (const login of new Set(a.assignees.map(nameKey))) assignees.push({ user_id: (await refs.user(entry, login)).id });
     await replaceSet(trx, 'dependency_alert_assignees', { alert_id: alertId }, assignees, ['alert_id', 'user_id']);
     if ((done + 1) % 1000 === 0) onProgress(done + 1);
   }
-}
-
-async function nextAlertNumber(trx: Knex.Transaction, cache: Map<number, number>, repoId: number): Promise<number> {
-  let next = cache.get(repoId);
-  if (next === undefined) {
-    const row = await trx('dependency_alerts').where('repo_id', repoId).max({ max: 'number' }).first();
-    next = Number(row?.max ?? 0) + 1;
-  }
-  cache.set(repoId, next + 1);
-  return next;
 }
 
 /** Attestations go through the same bundle checks as #21; the same bundle twice is one. */

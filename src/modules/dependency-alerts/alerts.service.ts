@@ -1,0 +1,164 @@
+import type { Knex } from 'knex';
+import { repoPermissionAtLeast, type AccessStore } from '../../auth/access.store';
+import type { Principal } from '../../auth/principal';
+import type { KeysetPage } from '../../database/keyset';
+import { withTransaction, type Executor } from '../../database/transaction';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain';
+import { nowTimestamp } from '../../shared/time';
+import type { AccountsStore } from '../accounts/accounts.store';
+import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
+import type { AuthorizedLookups } from '../accounts/authorized-lookups';
+import type { AdvisoriesStore } from './advisories.store';
+import type { AlertChanges, AlertsStore } from './alerts.store';
+import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertRecord, AlertScope, AlertVisibility } from './alerts.types';
+import type { UpdateBody } from './alerts.schemas';
+
+/** An alert with everything its answer shows. */
+export interface AlertView {
+  alert: AlertRecord;
+  advisory: AdvisoryRecord;
+  vulnerability: AdvisoryVulnerability | null;
+  assignees: UserRecord[];
+  dismissedBy: UserRecord | null;
+  repository: RepositoryRecord;
+}
+
+export interface AlertsDeps {
+  db: Knex;
+  lookups: AuthorizedLookups;
+  alerts: AlertsStore;
+  advisories: AdvisoriesStore;
+  accounts: AccountsStore;
+  access: AccessStore;
+}
+
+const RESOURCE = 'DependencyAlert';
+
+/** A fine-grained or installation token sees only its selected repositories. */
+function visibilityOf(principal: Principal, publicOnly: boolean): AlertVisibility {
+  const grant = principal.kind === 'anonymous' ? undefined : principal.grant;
+  return { publicOnly, repositoryIds: grant?.kind === 'permissions' ? grant.repositories : 'all' };
+}
+
+/** Spec §4.4: dependency alerts of an enterprise, an organization or a repository. */
+export class DependencyAlertsService {
+  constructor(private readonly deps: AlertsDeps) {}
+
+  /** #23: only organizations where the caller is an owner or security manager. */
+  async listForEnterprise(principal: Principal, slug: string, request: AlertListRequest): Promise<KeysetPage<AlertView>> {
+    const { db, lookups, access } = this.deps;
+    const enterprise = await lookups.enterprise(db, principal, 'listEnterpriseDependencyAlerts', slug);
+    const orgIds = principal.kind === 'user' ? await access.alertManagedOrgIds(db, enterprise.id, principal.userId) : [];
+    if (orgIds.length === 0) return { items: [], next: undefined, prev: undefined };
+    return this.page({ kind: 'owners', ownerIds: orgIds }, visibilityOf(principal, false), request);
+  }
+
+  /** #24: owners and security managers; a public_repo-only token sees public repositories. */
+  async listForOrg(principal: Principal, login: string, request: AlertListRequest): Promise<KeysetPage<AlertView>> {
+    const org = await this.deps.lookups.org(this.deps.db, principal, 'listOrgDependencyAlerts', login);
+    return this.page({ kind: 'owners', ownerIds: [org.id] }, visibilityOf(principal, org.decision.publicOnly), request);
+  }
+
+  /** #25 */
+  async listForRepo(principal: Principal, owner: string, name: string, request: AlertListRequest): Promise<KeysetPage<AlertView>> {
+    const repo = await this.deps.lookups.repo(this.deps.db, principal, 'listRepoDependencyAlerts', owner, name);
+    return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request);
+  }
+
+  /** #26 */
+  async get(principal: Principal, owner: string, name: string, number: number): Promise<AlertView> {
+    const { db, lookups, alerts } = this.deps;
+    const repo = await lookups.repo(db, principal, 'getDependencyAlert', owner, name);
+    const alert = await alerts.findByNumber(db, repo.id, number);
+    if (!alert) throw new NotFoundError();
+    return (await this.hydrate(db, [alert]))[0]!;
+  }
+
+  /** #27: state transitions of spec §3 and the assignee set, in one transaction. */
+  async update(principal: Principal, owner: string, name: string, number: number, body: UpdateBody): Promise<AlertView> {
+    return withTransaction(this.deps.db, async (trx) => {
+      const { lookups, alerts } = this.deps;
+      const repo = await lookups.repo(trx, principal, 'updateDependencyAlert', owner, name);
+      const alert = await alerts.findByNumber(trx, repo.id, number, { lock: true });
+      if (!alert) throw new NotFoundError();
+      const assigneeIds = body.assignees === undefined ? undefined : await this.assigneeIdsFor(trx, repo, body.assignees);
+      const changes = body.state === undefined ? {} : transition(alert, body, principal);
+      if (Object.keys(changes).length > 0) await alerts.update(trx, alert.id, changes);
+      if (assigneeIds !== undefined) {
+        const current = (await alerts.assigneeIds(trx, [alert.id])).get(alert.id) ?? [];
+        const same = current.length === assigneeIds.length && current.every((id) => assigneeIds.includes(id));
+        if (!same) {
+          await alerts.replaceAssignees(trx, alert.id, assigneeIds);
+          if (Object.keys(changes).length === 0) await alerts.update(trx, alert.id, {});
+        }
+      }
+      const updated = (await alerts.findByNumber(trx, repo.id, number))!;
+      return (await this.hydrate(trx, [updated]))[0]!;
+    });
+  }
+
+  /** Every assignee must be a user with access to the repository (422 naming the login). */
+  private async assigneeIdsFor(db: Executor, repo: RepositoryRecord, logins: string[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const login of logins) {
+      const user = await this.deps.accounts.findUserByLogin(db, login);
+      const permission = user ? await this.deps.access.repoPermission(db, { id: repo.id, ownerId: repo.ownerId, ownerIsOrg: repo.ownerType === 'Organization' }, user.id) : null;
+      if (!user || !repoPermissionAtLeast(permission, 'read')) {
+        throw new ValidationError(`Invalid assignee: ${login} is not a user with access to ${repo.ownerLogin}/${repo.name}.`, [
+          { resource: RESOURCE, field: 'assignees', code: 'invalid', message: `${login} is not a user with access to the repository.` },
+        ]);
+      }
+      if (!ids.includes(user.id)) ids.push(user.id);
+    }
+    return ids;
+  }
+
+  private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<AlertView>> {
+    const { db, alerts } = this.deps;
+    const page = await alerts.list(db, scope, visibility, request);
+    return { ...page, items: await this.hydrate(db, page.items) };
+  }
+
+  /** Loads what a page of alerts shows, a batch per kind (never a query per alert). */
+  private async hydrate(db: Executor, alerts: AlertRecord[]): Promise<AlertView[]> {
+    const { accounts, advisories, alerts: store } = this.deps;
+    const [advisoryById, assigneesByAlert, repositories] = await Promise.all([
+      advisories.findByIds(db, alerts.map((a) => a.advisoryId)),
+      store.assigneeIds(db, alerts.map((a) => a.id)),
+      accounts.findRepositoriesByIds(db, alerts.map((a) => a.repoId)),
+    ]);
+    const userIds = [...new Set([...[...assigneesByAlert.values()].flat(), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
+    const users = new Map((await accounts.findAccountsByIds(db, userIds)).map((u) => [u.id, u]));
+    return alerts.map((alert) => {
+      const advisory = advisoryById.get(alert.advisoryId)!;
+      return {
+        alert,
+        advisory,
+        vulnerability: advisory.vulnerabilities.find((v) => v.ecosystem === alert.ecosystem && v.packageName === alert.packageName) ?? null,
+        assignees: (assigneesByAlert.get(alert.id) ?? []).flatMap((id) => users.get(id) ?? []),
+        dismissedBy: alert.dismissedById === null ? null : users.get(alert.dismissedById) ?? null,
+        repository: repositories.get(alert.repoId)!,
+      };
+    });
+  }
+}
+
+/** The changes a requested state makes (spec §3, reference.md), or a 409. */
+function transition(alert: AlertRecord, body: UpdateBody, principal: Principal): AlertChanges {
+  const now = nowTimestamp();
+  if (body.state === 'dismissed') {
+    if (alert.state === 'dismissed') throw new ConflictError(`Alert ${alert.number} is already dismissed`);
+    if (alert.state !== 'open') throw new ConflictError(`Alert ${alert.number} is ${alert.state.replace('_', ' ')} and cannot be dismissed`);
+    return {
+      state: 'dismissed',
+      updated_at: now,
+      dismissed_at: now,
+      dismissed_by_id: principal.kind === 'user' ? principal.userId : null,
+      dismissed_reason: body.dismissed_reason ?? null,
+      dismissed_comment: body.dismissed_comment ?? null,
+    };
+  }
+  if (alert.state === 'fixed') throw new ConflictError(`Alert ${alert.number} is fixed and cannot be reopened`);
+  if (alert.state === 'open') return {};
+  return { state: 'open', updated_at: now, dismissed_at: null, dismissed_by_id: null, dismissed_reason: null, dismissed_comment: null, auto_dismissed_at: null };
+}

@@ -1,0 +1,235 @@
+import type { Knex } from 'knex';
+import { lockForUpdate, toBoolean } from '../../database/dialect';
+import { fetchKeysetPage, type KeysetColumn, type KeysetPage } from '../../database/keyset';
+import type { Executor } from '../../database/transaction';
+import type { AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertSort, AlertVisibility } from './alerts.types';
+
+type Row = Record<string, any>;
+
+const ALERT_COLUMNS = [
+  'a.id', 'a.repo_id', 'a.number', 'a.advisory_id', 'a.ecosystem', 'a.package_name', 'a.manifest_path', 'a.scope', 'a.relationship',
+  'a.state', 'a.created_at', 'a.updated_at', 'a.fixed_at', 'a.auto_dismissed_at', 'a.dismissed_at', 'a.dismissed_by_id',
+  'a.dismissed_reason', 'a.dismissed_comment', 'a.epss_sort', 'a.version',
+];
+
+const SORT_COLUMN: Record<AlertSort, { column: string; type: 'string' | 'number' }> = {
+  created: { column: 'a.created_at', type: 'string' },
+  updated: { column: 'a.updated_at', type: 'string' },
+  epss_percentage: { column: 'a.epss_sort', type: 'number' },
+};
+
+/** The keyset order of a list: the sort column, then the alert id (unique) in the same direction. */
+export function alertOrder(sort: AlertSort, direction: 'asc' | 'desc'): KeysetColumn[] {
+  const { column, type } = SORT_COLUMN[sort];
+  return [{ column, direction, type }, { column: 'a.id', direction, type: 'integer' }];
+}
+
+/** Cursors name the order they belong to: one from another sort is refused. */
+export function alertListName(sort: AlertSort, direction: 'asc' | 'desc'): string {
+  return `dependency_alerts:${sort}:${direction}`;
+}
+
+function toAlert(r: Row): AlertRecord {
+  return {
+    id: Number(r.id), repoId: Number(r.repo_id), number: Number(r.number), advisoryId: Number(r.advisory_id),
+    ecosystem: r.ecosystem, packageName: r.package_name, manifestPath: r.manifest_path, scope: r.scope, relationship: r.relationship,
+    state: r.state, createdAt: r.created_at, updatedAt: r.updated_at, fixedAt: r.fixed_at ?? null, autoDismissedAt: r.auto_dismissed_at ?? null,
+    dismissedAt: r.dismissed_at ?? null, dismissedById: r.dismissed_by_id === null ? null : Number(r.dismissed_by_id),
+    dismissedReason: r.dismissed_reason ?? null, dismissedComment: r.dismissed_comment ?? null,
+    epssSort: Number(r.epss_sort), version: Number(r.version),
+  };
+}
+
+/** What an alert row copies from its advisory (see the migration). */
+export interface AdvisoryFacts {
+  severity: string;
+  classification: string;
+  epss_percentage: number | null;
+  epss_sort: number;
+  has_patch: boolean;
+}
+
+export type AlertChanges = Partial<{
+  state: string; updated_at: string; fixed_at: string | null; auto_dismissed_at: string | null; dismissed_at: string | null;
+  dismissed_by_id: number | null; dismissed_reason: string | null; dismissed_comment: string | null;
+}>;
+
+/** An alert row as a world file declares it, with the copies the store keeps. */
+export interface WorldAlert extends AdvisoryFacts {
+  repo_id: number;
+  owner_id: number;
+  number: number | undefined;
+  advisory_id: number;
+  ecosystem: string;
+  package_name: string;
+  manifest_path: string;
+  scope: string;
+  relationship: string;
+  state: string;
+  created_at: string | undefined;
+  updated_at: string | undefined;
+  fixed_at: string | null;
+  auto_dismissed_at: string | null;
+  dismissed_at: string | null;
+  dismissed_by_id: number | null;
+  dismissed_reason: string | null;
+  dismissed_comment: string | null;
+}
+
+/** Compares stored and declared values across drivers (0/1 booleans, numeric strings). */
+function normalized(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value === undefined) return null;
+  return value;
+}
+
+export class AlertsStore {
+  /** One page of alerts in keyset order, filtered in SQL. */
+  async list(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<AlertRecord>> {
+    const query = db('dependency_alerts as a').select(ALERT_COLUMNS);
+    if (scope.kind === 'repo') query.where('a.repo_id', scope.repoId);
+    else query.whereIn('a.owner_id', scope.ownerIds);
+    if (visibility.repositoryIds !== 'all') query.whereIn('a.repo_id', [...visibility.repositoryIds]);
+    if (visibility.publicOnly) query.whereIn('a.repo_id', db('repositories').where('private', false).select('id'));
+    applyFilters(db, query, request.filters);
+    const page = await fetchKeysetPage<Row>(query, {
+      list: alertListName(request.sort, request.direction),
+      columns: alertOrder(request.sort, request.direction),
+      valuesOf: (row) => [request.sort === 'epss_percentage' ? Number(row.epss_sort) : row[request.sort === 'created' ? 'created_at' : 'updated_at'], Number(row.id)],
+      perPage: request.perPage,
+      after: request.after,
+      before: request.before,
+    });
+    return { ...page, items: page.items.map(toAlert) };
+  }
+
+  async findByNumber(db: Executor, repoId: number, number: number, options: { lock?: boolean } = {}): Promise<AlertRecord | undefined> {
+    const query = db('dependency_alerts as a').where({ 'a.repo_id': repoId, 'a.number': number }).first(ALERT_COLUMNS);
+    const row = await (options.lock ? lockForUpdate(query) : query);
+    return row ? toAlert(row) : undefined;
+  }
+
+  /** Applies changes and bumps the version, so every change is visible to ETags and cursors. */
+  async update(db: Executor, alertId: number, changes: AlertChanges): Promise<void> {
+    await db('dependency_alerts').where('id', alertId).update({ ...changes, version: db.raw('version + 1') });
+  }
+
+  async assigneeIds(db: Executor, alertIds: readonly number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>(alertIds.map((id) => [id, []]));
+    if (alertIds.length === 0) return out;
+    const rows = await db('dependency_alert_assignees').whereIn('alert_id', [...alertIds]).orderBy(['alert_id', 'user_id']).select('alert_id', 'user_id');
+    for (const r of rows) out.get(Number(r.alert_id))?.push(Number(r.user_id));
+    return out;
+  }
+
+  async replaceAssignees(db: Executor, alertId: number, userIds: readonly number[]): Promise<void> {
+    await db('dependency_alert_assignees').where('alert_id', alertId).delete();
+    if (userIds.length > 0) await db('dependency_alert_assignees').insert(userIds.map((userId) => ({ alert_id: alertId, user_id: userId })));
+  }
+
+  /** The advisory facts an alert on this package copies; undefined when the advisory does not cover it. */
+  async advisoryFacts(db: Executor, advisoryId: number, ecosystem: string, packageName: string): Promise<AdvisoryFacts | undefined> {
+    const advisory = await db('advisories').where('id', advisoryId).first('severity', 'classification', 'epss_percentage');
+    const vulnerability = await db('advisory_vulnerabilities')
+      .where({ advisory_id: advisoryId, ecosystem, package_name: packageName })
+      .orderBy('id')
+      .first('first_patched_version');
+    if (!advisory || !vulnerability) return undefined;
+    const epss = advisory.epss_percentage === null ? null : Number(advisory.epss_percentage);
+    return {
+      severity: advisory.severity,
+      classification: advisory.classification,
+      epss_percentage: epss,
+      epss_sort: epss ?? -1,
+      has_patch: vulnerability.first_patched_version !== null,
+    };
+  }
+
+  /**
+   * Creates or updates an alert a world file declares: by number when it gives one, else by
+   * what makes it the same alert (advisory, package, manifest), numbered next in its
+   * repository. An unchanged alert is not written, so reloading a world changes nothing.
+   */
+  async upsertFromWorld(db: Executor, alert: WorldAlert, nextNumber: () => Promise<number>, now: string): Promise<number> {
+    const key = alert.number !== undefined
+      ? { repo_id: alert.repo_id, number: alert.number }
+      : { repo_id: alert.repo_id, advisory_id: alert.advisory_id, ecosystem: alert.ecosystem, package_name: alert.package_name, manifest_path: alert.manifest_path };
+    const { number: _number, ...values } = alert;
+    const existing = await db('dependency_alerts').where(key).orderBy('number').first('id', ...Object.keys(values));
+    if (!existing) {
+      const createdAt = alert.created_at ?? now;
+      const [row] = await db('dependency_alerts')
+        .insert({ ...values, created_at: createdAt, updated_at: alert.updated_at ?? createdAt, number: alert.number ?? (await nextNumber()) })
+        .returning('id');
+      return Number(row.id ?? row);
+    }
+    // Times the file leaves out stay as stored.
+    const wanted: Record<string, unknown> = { ...values };
+    if (alert.created_at === undefined) wanted.created_at = existing.created_at;
+    if (alert.updated_at === undefined) wanted.updated_at = alert.created_at ?? existing.updated_at;
+    const differs = Object.entries(wanted).some(([k, v]) => normalized(existing[k]) !== normalized(v));
+    if (differs) await db('dependency_alerts').where('id', existing.id).update({ ...wanted, version: db.raw('version + 1') });
+    return Number(existing.id);
+  }
+
+  async maxNumber(db: Executor, repoId: number): Promise<number> {
+    const row = await db('dependency_alerts').where('repo_id', repoId).max({ max: 'number' }).first();
+    return Number(row?.max ?? 0);
+  }
+
+  /** After an advisory changed: its alerts' copies follow, and their versions move. */
+  async refreshAdvisoryFacts(db: Executor, advisoryId: number): Promise<void> {
+    const alerts = await db('dependency_alerts').where('advisory_id', advisoryId)
+      .select('id', 'ecosystem', 'package_name', 'severity', 'classification', 'epss_percentage', 'epss_sort', 'has_patch');
+    for (const alert of alerts) {
+      const facts = await this.advisoryFacts(db, advisoryId, alert.ecosystem, alert.package_name);
+      if (!facts) continue;
+      const same = facts.severity === alert.severity && facts.classification === alert.classification
+        && facts.epss_percentage === (alert.epss_percentage === null ? null : Number(alert.epss_percentage))
+        && facts.has_patch === toBoolean(alert.has_patch);
+      if (!same) await db('dependency_alerts').where('id', alert.id).update({ ...facts, version: db.raw('version + 1') });
+    }
+  }
+}
+
+/** Every filter of spec §4.4 as SQL; values were validated by the route's schema. */
+function applyFilters(db: Knex, query: Knex.QueryBuilder, f: AlertFilters): void {
+  const inList = (column: string, values: string[] | undefined) => {
+    if (values) query.whereIn(column, values);
+  };
+  inList('a.classification', f.classification);
+  inList('a.state', f.state);
+  inList('a.severity', f.severity);
+  inList('a.ecosystem', f.ecosystem);
+  inList('a.package_name', f.package);
+  inList('a.manifest_path', f.manifest);
+  inList('a.relationship', f.relationship);
+  if (f.scope) query.where('a.scope', f.scope);
+  if (f.epss) {
+    if (f.epss.op === 'between') query.whereBetween('a.epss_percentage', [f.epss.from, f.epss.to]);
+    else query.where('a.epss_percentage', f.epss.op, f.epss.value);
+  }
+  if (f.hasPatch) query.where('a.has_patch', true);
+  if (f.hasDeployment) query.whereExists(db('repository_deployment_records as d').whereRaw('d.repo_id = a.repo_id').select(db.raw('1')));
+  if (f.assignee) {
+    const assigned = db('dependency_alert_assignees as x').whereRaw('x.alert_id = a.id').select(db.raw('1'));
+    if (f.assignee.kind === 'any') query.whereExists(assigned);
+    else if (f.assignee.kind === 'none') query.whereNotExists(assigned);
+    else query.whereExists(assigned.join('accounts as u', 'u.id', 'x.user_id').whereIn('u.login_key', f.assignee.logins.map((l) => l.toLowerCase())));
+  }
+  if (f.artifactRegistryUrl || f.artifactRegistry) {
+    const records = db('repository_storage_records as s').whereRaw('s.repo_id = a.repo_id').select(db.raw('1'));
+    if (f.artifactRegistryUrl) records.whereIn('s.artifact_registry_url', f.artifactRegistryUrl);
+    if (f.artifactRegistry) records.whereIn('s.artifact_registry', f.artifactRegistry);
+    query.whereExists(records);
+  }
+  if (f.runtimeRisk) {
+    const risks = f.runtimeRisk;
+    // runtime_risks is a JSON array of enumerated names: a quoted name matches exactly one element.
+    query.whereExists(
+      db('repository_deployment_records as d').whereRaw('d.repo_id = a.repo_id').where((q) => {
+        for (const risk of risks) q.orWhere('d.runtime_risks', 'like', `%"${risk}"%`);
+      }).select(db.raw('1')),
+    );
+  }
+}

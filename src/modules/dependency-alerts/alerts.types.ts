@@ -1,0 +1,106 @@
+// Vocabulary of spec §3 and §4.4.
+export const ALERT_STATES = ['auto_dismissed', 'dismissed', 'fixed', 'open'] as const;
+export const DISMISSED_REASONS = ['fix_started', 'inaccurate', 'no_bandwidth', 'not_used', 'tolerable_risk'] as const;
+export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+export const ECOSYSTEMS = ['composer', 'go', 'maven', 'npm', 'nuget', 'pip', 'pub', 'rubygems', 'rust'] as const;
+export const RELATIONSHIPS = ['unknown', 'direct', 'transitive', 'inconclusive'] as const;
+export const SCOPES = ['development', 'runtime'] as const;
+export const CLASSIFICATIONS = ['general', 'malware'] as const;
+export const ARTIFACT_REGISTRIES = ['vendorx-artifactory'] as const;
+export const RUNTIME_RISKS = ['critical-resource', 'internet-exposed', 'sensitive-data', 'lateral-movement'] as const;
+export const SORTS = ['created', 'updated', 'epss_percentage'] as const;
+
+export type AlertState = (typeof ALERT_STATES)[number];
+export type DismissedReason = (typeof DISMISSED_REASONS)[number];
+export type AlertSort = (typeof SORTS)[number];
+
+export interface AlertRecord {
+  id: number;
+  repoId: number;
+  number: number;
+  advisoryId: number;
+  ecosystem: string;
+  packageName: string;
+  manifestPath: string;
+  scope: string;
+  relationship: string;
+  state: AlertState;
+  createdAt: string;
+  updatedAt: string;
+  fixedAt: string | null;
+  autoDismissedAt: string | null;
+  dismissedAt: string | null;
+  dismissedById: number | null;
+  dismissedReason: DismissedReason | null;
+  dismissedComment: string | null;
+  epssSort: number;
+  version: number;
+}
+
+export interface AdvisoryVulnerability {
+  ecosystem: string;
+  packageName: string;
+  severity: string;
+  vulnerableVersionRange: string;
+  firstPatchedVersion: string | null;
+}
+
+export interface AdvisoryRecord {
+  id: number;
+  svcsaId: string;
+  cveId: string | null;
+  classification: string;
+  summary: string;
+  description: string;
+  severity: string;
+  cvssVectorString: string | null;
+  cvssScore: number | null;
+  cvssSeverities: { cvss_v3: unknown; cvss_v4: unknown };
+  epssPercentage: number | null;
+  epssPercentile: string | null;
+  cwes: Array<{ cwe_id: string; name: string }>;
+  identifiers: Array<{ type: string; value: string }>;
+  references: Array<{ url: string }>;
+  publishedAt: string;
+  updatedAt: string;
+  withdrawnAt: string | null;
+  vulnerabilities: AdvisoryVulnerability[];
+}
+
+/** Which alerts a list covers: one repository, one organization, or several organizations. */
+export type AlertScope = { kind: 'repo'; repoId: number } | { kind: 'owners'; ownerIds: number[] };
+
+export type EpssFilter = { op: '=' | '>' | '<' | '>=' | '<='; value: number } | { op: 'between'; from: number; to: number };
+
+export interface AlertFilters {
+  classification?: string[];
+  state?: string[];
+  severity?: string[];
+  ecosystem?: string[];
+  package?: string[];
+  manifest?: string[];
+  relationship?: string[];
+  epss?: EpssFilter;
+  hasPatch?: boolean;
+  hasDeployment?: boolean;
+  assignee?: { kind: 'any' } | { kind: 'none' } | { kind: 'logins'; logins: string[] };
+  scope?: string;
+  artifactRegistryUrl?: string[];
+  artifactRegistry?: string[];
+  runtimeRisk?: string[];
+}
+
+/** Restrictions that come from the caller, not the query. */
+export interface AlertVisibility {
+  publicOnly: boolean;
+  repositoryIds: ReadonlySet<number> | 'all';
+}
+
+export interface AlertListRequest {
+  filters: AlertFilters;
+  sort: AlertSort;
+  direction: 'asc' | 'desc';
+  perPage: number;
+  after?: string | undefined;
+  before?: string | undefined;
+}
