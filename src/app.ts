@@ -5,6 +5,7 @@ import { apiVersion } from './http/api-version';
 import { authenticate } from './http/authenticate';
 import { errorMiddleware, unknownRoute } from './http/errors.middleware';
 import type { Logger } from './logger';
+import { createGraphQLMiddleware } from './graphql/server';
 import { jsonParser } from './http/body';
 import { attestationsRoutes } from './modules/attestations/attestations.routes';
 import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
@@ -16,6 +17,8 @@ export interface AppOptions {
   services: Services;
   logger: Logger;
   trustProxy?: boolean;
+  /** Introspection and the Apollo Sandbox landing page at /graphql (default on). */
+  graphqlExplorer?: boolean;
 }
 
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
@@ -40,8 +43,8 @@ const apiBase: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** Express app with the REST API, health check and one error middleware (no listen). */
-export function createApp({ services, logger, trustProxy = false }: AppOptions): Express {
+/** Express app with the REST API, GraphQL, health check and one error middleware (no listen). */
+export async function createApp({ services, logger, trustProxy = false, graphqlExplorer = true }: AppOptions): Promise<Express> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy);
@@ -51,6 +54,8 @@ export function createApp({ services, logger, trustProxy = false }: AppOptions):
     await services.database.knex.raw('select 1');
     res.json({ status: 'ok' });
   });
+
+  app.use('/graphql', jsonParser(), await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer }));
 
   const api = Router();
   api.use(apiBase);

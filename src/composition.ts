@@ -31,6 +31,9 @@ export function createServices(database: Database) {
   const alertStore = new AlertsStore();
   return {
     database,
+    /** Read-only batch look-ups for GraphQL loaders; writes always go through services. */
+    stores: { accounts },
+    lookups,
     authenticator: new Authenticator({ db, tokens: tokenStore }),
     authorizer,
     orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),

@@ -9,6 +9,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  GRAPHQL_EXPLORER: z.enum(['on', 'off']).default('on'),
 });
 
 export interface Config {
@@ -18,6 +19,7 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   rateLimits: boolean;
   trustProxy: boolean;
+  graphqlExplorer: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -37,6 +39,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     rateLimits: e.RATE_LIMITS === 'on',
     trustProxy: e.TRUST_PROXY === 'true',
+    graphqlExplorer: e.GRAPHQL_EXPLORER === 'on',
     ...overrides,
   };
 }

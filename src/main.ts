@@ -19,7 +19,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   await migrateLatest(database);
   const services = createServices(database);
   await hooks.beforeListen?.(services);
-  const app = createApp({ services, logger, trustProxy: config.trustProxy });
+  const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);

@@ -43,6 +43,19 @@ export class Authorizer {
     return decision;
   }
 
+  /** Whether the caller may see a target at all (the visibility step alone, for GraphQL look-ups). */
+  async isVisible(db: Executor, principal: Principal, target: Target): Promise<boolean> {
+    if (principal.kind === 'anonymous') return target.kind === 'org' || (target.kind === 'repo' && !target.isPrivate);
+    if (target.kind === 'repo' && !target.isPrivate && principal.grant.kind === 'scopes') return true;
+    try {
+      await this.assertVisible(db, principal, target);
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
+  }
+
   private async assertVisible(db: Executor, principal: Exclude<Principal, { kind: 'anonymous' }>, target: Target): Promise<void> {
     if (principal.grant.kind === 'permissions' && !withinResourceOwner(principal.grant, target)) throw new NotFoundError();
     if (principal.kind !== 'user') return;

@@ -90,11 +90,13 @@ export async function fetchKeysetPage<R>(
     perPage: number;
     after?: string | undefined;
     before?: string | undefined;
+    /** The last page (Relay's `last` without `before`). */
+    fromEnd?: boolean | undefined;
   },
 ): Promise<KeysetPage<R>> {
   const { list, columns, valuesOf, perPage } = options;
   if (options.after !== undefined && options.before !== undefined) throw new BadRequestError('Give either `before` or `after`, not both.');
-  const backward = options.before !== undefined;
+  const backward = options.before !== undefined || (options.fromEnd === true && options.after === undefined);
   const cursor = options.after ?? options.before;
   if (cursor !== undefined) whereBeyond(query, columns, decodeCursor(list, cursor, columns), backward ? 'before' : 'after');
   orderBy(query, columns, backward);

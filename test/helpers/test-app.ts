@@ -19,7 +19,7 @@ export interface TestApp {
 export async function createTestApp(): Promise<TestApp> {
   const db = await createTestDatabase();
   const services = createServices(db);
-  const app = createApp({ services, logger: pino({ level: 'silent' }) });
+  const app = await createApp({ services, logger: pino({ level: 'silent' }) });
   // One listening server per file: a stable origin, as a real client sees.
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

@@ -56,6 +56,17 @@ export class AccountsStore {
     return row ? toOrganization(row) : undefined;
   }
 
+  /** Organizations by id, in the order of `ids`. */
+  async findOrganizationsByIds(db: Executor, ids: readonly number[]): Promise<OrganizationRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await db('accounts as a')
+      .join('organizations as o', 'o.account_id', 'a.id')
+      .whereIn('a.id', ids)
+      .select('a.id', 'a.login', 'a.description', 'o.enterprise_id', 'o.organization_roles_enabled');
+    const byId = new Map(rows.map((r) => [Number(r.id), toOrganization(r)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
   async findEnterpriseBySlug(db: Executor, slug: string): Promise<EnterpriseRecord | undefined> {
     const row = await db('enterprises').where('slug_key', nameKey(slug)).first('id', 'slug', 'name');
     return row ? { id: Number(row.id), slug: row.slug, name: row.name } : undefined;

@@ -24,6 +24,22 @@ export class AuthorizedLookups {
     return enterprise!;
   }
 
+  /** An organization, enterprise or repository by name if the caller may see it, else undefined. */
+  async visibleOrg(db: Executor, principal: Principal, login: string): Promise<OrganizationRecord | undefined> {
+    const org = await this.deps.accounts.findOrganizationByLogin(db, login);
+    return org && (await this.deps.authorizer.isVisible(db, principal, { kind: 'org', orgId: org.id })) ? org : undefined;
+  }
+
+  async visibleEnterprise(db: Executor, principal: Principal, slug: string): Promise<EnterpriseRecord | undefined> {
+    const enterprise = await this.deps.accounts.findEnterpriseBySlug(db, slug);
+    return enterprise && (await this.deps.authorizer.isVisible(db, principal, { kind: 'enterprise', enterpriseId: enterprise.id })) ? enterprise : undefined;
+  }
+
+  async visibleRepo(db: Executor, principal: Principal, owner: string, name: string): Promise<RepositoryRecord | undefined> {
+    const repo = await this.deps.accounts.findRepository(db, owner, name);
+    return repo && (await this.deps.authorizer.isVisible(db, principal, repoTarget(repo))) ? repo : undefined;
+  }
+
   async repo(db: Executor, principal: Principal, operation: OperationName, owner: string, name: string): Promise<RepositoryRecord & { decision: Decision }> {
     const repo = await this.deps.accounts.findRepository(db, owner, name);
     const decision = await this.deps.authorizer.assertAllowed(db, principal, operation, repo ? repoTarget(repo) : null);

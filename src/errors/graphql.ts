@@ -1,0 +1,44 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { DomainError, ValidationError, type DomainErrorCode } from './domain';
+
+// The GraphQL renderer of the domain error vocabulary (errors/http.ts is the other one).
+const CODES: Record<DomainErrorCode, string> = {
+  NOT_FOUND: 'NOT_FOUND',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  VALIDATION_FAILED: 'BAD_USER_INPUT',
+  BAD_REQUEST: 'BAD_USER_INPUT',
+  CONFLICT: 'CONFLICT',
+  PAYLOAD_TOO_LARGE: 'BAD_USER_INPUT',
+};
+
+const HTTP_STATUS: Partial<Record<DomainErrorCode, number>> = { UNAUTHENTICATED: 401 };
+
+export function toGraphQLError(error: DomainError): GraphQLError {
+  const extensions: Record<string, unknown> = { code: CODES[error.code] };
+  if (error instanceof ValidationError && error.errors.length > 0) {
+    extensions.fields = error.errors.map((e) => ({ field: e.field, code: e.code, message: e.message }));
+  }
+  const status = HTTP_STATUS[error.code];
+  if (status) extensions.http = { status };
+  return new GraphQLError(error.message, { extensions });
+}
+
+/** Apollo's formatError: domain errors keep their message and code; anything else is masked. */
+export function formatGraphQLError(log: (error: unknown) => void) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = error instanceof GraphQLError ? error.originalError : error;
+    if (original instanceof DomainError) {
+      const mapped = toGraphQLError(original);
+      const { http: _http, ...extensions } = mapped.extensions as Record<string, unknown>;
+      return { ...formatted, message: mapped.message, extensions };
+    }
+    const code = formatted.extensions?.code;
+    if (original && !(original instanceof GraphQLError) && (code === undefined || code === 'INTERNAL_SERVER_ERROR')) {
+      log(original);
+      return { message: 'Internal server error', locations: formatted.locations ?? [], path: formatted.path ?? [], extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    }
+    const { stacktrace: _stacktrace, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
+    return { ...formatted, extensions };
+  };
+}

@@ -1,0 +1,12 @@
+import type { Principal } from '../auth/principal';
+import type { Services } from '../composition';
+import type { Loaders } from './loaders';
+
+/** What every resolver gets: the caller (authenticated once), the services, and this request's loaders. */
+export interface GraphQLContext {
+  principal: Principal;
+  services: Services;
+  loaders: Loaders;
+  /** The origin URL fields are built from, as in REST answers. */
+  apiBase: string;
+}

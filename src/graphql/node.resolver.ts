@@ -1,0 +1,53 @@
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { NotFoundError } from '../errors/domain';
+import { decodeNodeId } from '../shared/node-id';
+import { Node } from '../modules/accounts/graphql/node';
+import { toEnterprise, toOrganization, toRepository, toTeam, toUser } from '../modules/accounts/graphql/account.types';
+import type { GraphQLContext } from './context';
+
+@Resolver()
+export class NodeQuery {
+  @Query(() => Node, {
+    nullable: true,
+    description: 'Any object by its global id. Something that does not exist and something the caller may not see answer alike: null with a NOT_FOUND error.',
+  })
+  async node(@Arg('id', () => ID, { description: 'A global id from an `id` field (or a REST `node_id`).' }) id: string, @Ctx() ctx: GraphQLContext): Promise<Node> {
+    const decoded = decodeNodeId(id);
+    const found = decoded ? await resolveNode(ctx, decoded.type, decoded.id) : undefined;
+    if (!found) throw new NotFoundError();
+    return found;
+  }
+}
+
+async function resolveNode(ctx: GraphQLContext, type: string, id: number): Promise<Node | undefined> {
+  const { lookups, database } = ctx.services;
+  const db = database.knex;
+  switch (type) {
+    case 'User': {
+      const user = await ctx.loaders.accountById.load(id);
+      return user?.type === 'User' ? toUser(ctx.apiBase, user) : undefined;
+    }
+    case 'Organization': {
+      const org = await ctx.loaders.organizationById.load(id);
+      const visible = org ? await lookups.visibleOrg(db, ctx.principal, org.login) : undefined;
+      return visible ? toOrganization(ctx.apiBase, visible) : undefined;
+    }
+    case 'Enterprise': {
+      const row = await db('enterprises').where('id', id).first('slug');
+      const enterprise = row ? await lookups.visibleEnterprise(db, ctx.principal, row.slug) : undefined;
+      return enterprise ? toEnterprise(enterprise) : undefined;
+    }
+    case 'Team': {
+      const team = await ctx.loaders.teamById.load(id);
+      const org = team ? await ctx.loaders.organizationById.load(team.orgId) : null;
+      return team && org && (await lookups.visibleOrg(db, ctx.principal, org.login)) ? toTeam(team) : undefined;
+    }
+    case 'Repository': {
+      const repo = await ctx.loaders.repositoryById.load(id);
+      const visible = repo ? await lookups.visibleRepo(db, ctx.principal, repo.ownerLogin, repo.name) : undefined;
+      return visible ? toRepository(ctx.apiBase, visible) : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,47 @@
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { RequestHandler } from 'express';
+import { GraphQLError } from 'graphql';
+import type { Services } from '../composition';
+import { DomainError } from '../errors/domain';
+import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
+import type { Logger } from '../logger';
+import type { GraphQLContext } from './context';
+import { createLoaders } from './loaders';
+import { graphqlSchema } from './schema';
+
+export interface GraphQLOptions {
+  /** Introspection and the Sandbox landing page (on by default; off for production). */
+  explorer: boolean;
+}
+
+/** Apollo Server over the same services as REST, mounted as Express middleware. */
+export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
+  const server = new ApolloServer<GraphQLContext>({
+    schema: graphqlSchema(),
+    introspection: options.explorer,
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: formatGraphQLError((error) => logger.error({ err: error }, 'unhandled GraphQL error')),
+    plugins: [
+      options.explorer
+        ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
+        : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
+    ],
+  });
+  await server.start();
+  return expressMiddleware(server, {
+    // The caller is authenticated once per request, by the same step as REST.
+    context: async ({ req }) => {
+      try {
+        const principal = await services.authenticator.authenticate(req.get('authorization'));
+        const origin = `${req.protocol}://${req.host ?? 'localhost'}`;
+        return { principal, services, loaders: createLoaders(services), apiBase: origin };
+      } catch (error) {
+        if (error instanceof DomainError) throw toGraphQLError(error);
+        throw new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      }
+    },
+  }) as RequestHandler;
+}
