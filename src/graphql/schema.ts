@@ -3,9 +3,13 @@ import { printSchema, type GraphQLSchema } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import { buildSchemaSync } from 'type-graphql';
 import { AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations } from '../modules/accounts/graphql/account.resolver';
+import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, RepositoryAlerts } from '../modules/dependency-alerts/graphql/alert.resolver';
 import { NodeQuery } from './node.resolver';
 
-export const RESOLVERS = [AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations, NodeQuery] as const;
+export const RESOLVERS = [
+  AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations, NodeQuery,
+  OrganizationAlerts, EnterpriseAlerts, RepositoryAlerts, DependencyAlertMutations,
+] as const;
 
 let built: GraphQLSchema | undefined;
 

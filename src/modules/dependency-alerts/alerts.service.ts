@@ -23,6 +23,11 @@ export interface AlertView {
   repository: RepositoryRecord;
 }
 
+export interface AlertPage extends KeysetPage<AlertView> {
+  /** The size of the whole list, when asked for. */
+  total: number | undefined;
+}
+
 export interface AlertsDeps {
   db: Knex;
   lookups: AuthorizedLookups;
@@ -45,22 +50,22 @@ export class DependencyAlertsService {
   constructor(private readonly deps: AlertsDeps) {}
 
   /** #23: only organizations where the caller is an owner or security manager. */
-  async listForEnterprise(principal: Principal, slug: string, request: AlertListRequest): Promise<KeysetPage<AlertView>> {
+  async listForEnterprise(principal: Principal, slug: string, request: AlertListRequest): Promise<AlertPage> {
     const { db, lookups, access } = this.deps;
     const enterprise = await lookups.enterprise(db, principal, 'listEnterpriseDependencyAlerts', slug);
     const orgIds = principal.kind === 'user' ? await access.alertManagedOrgIds(db, enterprise.id, principal.userId) : [];
-    if (orgIds.length === 0) return { items: [], next: undefined, prev: undefined };
+    if (orgIds.length === 0) return { items: [], next: undefined, prev: undefined, total: 0 };
     return this.page({ kind: 'owners', ownerIds: orgIds }, visibilityOf(principal, false), request);
   }
 
   /** #24: owners and security managers; a public_repo-only token sees public repositories. */
-  async listForOrg(principal: Principal, login: string, request: AlertListRequest): Promise<KeysetPage<AlertView>> {
+  async listForOrg(principal: Principal, login: string, request: AlertListRequest): Promise<AlertPage> {
     const org = await this.deps.lookups.org(this.deps.db, principal, 'listOrgDependencyAlerts', login);
     return this.page({ kind: 'owners', ownerIds: [org.id] }, visibilityOf(principal, org.decision.publicOnly), request);
   }
 
   /** #25 */
-  async listForRepo(principal: Principal, owner: string, name: string, request: AlertListRequest): Promise<KeysetPage<AlertView>> {
+  async listForRepo(principal: Principal, owner: string, name: string, request: AlertListRequest): Promise<AlertPage> {
     const repo = await this.deps.lookups.repo(this.deps.db, principal, 'listRepoDependencyAlerts', owner, name);
     return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request);
   }
@@ -113,10 +118,11 @@ export class DependencyAlertsService {
     return ids;
   }
 
-  private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<AlertView>> {
+  private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<AlertPage> {
     const { db, alerts } = this.deps;
     const page = await alerts.list(db, scope, visibility, request);
-    return { ...page, items: await this.hydrate(db, page.items) };
+    const total = request.withTotal ? await alerts.count(db, scope, visibility, request.filters) : undefined;
+    return { ...page, items: await this.hydrate(db, page.items), total };
   }
 
   /** Loads what a page of alerts shows, a batch per kind (never a query per alert). */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { lockForUpdate, toBoolean } from '../../database/dialect';
-import { fetchKeysetPage, type KeysetColumn, type KeysetPage } from '../../database/keyset';
+import { encodeCursor, fetchKeysetPage, type KeysetColumn, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import type { AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertSort, AlertVisibility } from './alerts.types';
 
@@ -86,12 +86,7 @@ function normalized(value: unknown): unknown {
 export class AlertsStore {
   /** One page of alerts in keyset order, filtered in SQL. */
   async list(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<AlertRecord>> {
-    const query = db('dependency_alerts as a').select(ALERT_COLUMNS);
-    if (scope.kind === 'repo') query.where('a.repo_id', scope.repoId);
-    else query.whereIn('a.owner_id', scope.ownerIds);
-    if (visibility.repositoryIds !== 'all') query.whereIn('a.repo_id', [...visibility.repositoryIds]);
-    if (visibility.publicOnly) query.whereIn('a.repo_id', db('repositories').where('private', false).select('id'));
-    applyFilters(db, query, request.filters);
+    const query = filteredAlerts(db, scope, visibility, request.filters).select(ALERT_COLUMNS);
     const page = await fetchKeysetPage<Row>(query, {
       list: alertListName(request.sort, request.direction),
       columns: alertOrder(request.sort, request.direction),
@@ -99,8 +94,15 @@ export class AlertsStore {
       perPage: request.perPage,
       after: request.after,
       before: request.before,
+      fromEnd: request.fromEnd,
     });
     return { ...page, items: page.items.map(toAlert) };
+  }
+
+  /** How many alerts the same scope, visibility and filters cover. */
+  async count(db: Knex, scope: AlertScope, visibility: AlertVisibility, filters: AlertFilters): Promise<number> {
+    const row = await filteredAlerts(db, scope, visibility, filters).count({ n: '*' }).first();
+    return Number(row?.n ?? 0);
   }
 
   async findByNumber(db: Executor, repoId: number, number: number, options: { lock?: boolean } = {}): Promise<AlertRecord | undefined> {
@@ -190,6 +192,22 @@ export class AlertsStore {
       if (!same) await db('dependency_alerts').where('id', alert.id).update({ ...facts, version: db.raw('version + 1') });
     }
   }
+}
+
+function filteredAlerts(db: Knex, scope: AlertScope, visibility: AlertVisibility, filters: AlertFilters): Knex.QueryBuilder {
+  const query = db('dependency_alerts as a');
+  if (scope.kind === 'repo') query.where('a.repo_id', scope.repoId);
+  else query.whereIn('a.owner_id', scope.ownerIds);
+  if (visibility.repositoryIds !== 'all') query.whereIn('a.repo_id', [...visibility.repositoryIds]);
+  if (visibility.publicOnly) query.whereIn('a.repo_id', db('repositories').where('private', false).select('id'));
+  applyFilters(db, query, filters);
+  return query;
+}
+
+/** The cursor of an alert in a list of the given order (REST Link and GraphQL edges alike). */
+export function alertCursor(alert: AlertRecord, sort: AlertSort, direction: 'asc' | 'desc'): string {
+  const value = sort === 'created' ? alert.createdAt : sort === 'updated' ? alert.updatedAt : alert.epssSort;
+  return encodeCursor(alertListName(sort, direction), [value, alert.id]);
 }
 
 /** Every filter of spec §4.4 as SQL; values were validated by the route's schema. */

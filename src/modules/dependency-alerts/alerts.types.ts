@@ -103,4 +103,8 @@ export interface AlertListRequest {
   perPage: number;
   after?: string | undefined;
   before?: string | undefined;
+  /** The last page (GraphQL `last` without `before`). */
+  fromEnd?: boolean | undefined;
+  /** Also count the whole list (GraphQL totalCount). */
+  withTotal?: boolean | undefined;
 }
