@@ -36,6 +36,10 @@ export class Authorizer {
       if (requirement.publicRead) throw new NotFoundError();
       throw new AuthenticationError('Requires authentication');
     }
+    // spec §5 #23: fine-grained and app tokens are refused outright, whatever they may see.
+    if (requirement.permission === null && principal.grant.kind === 'permissions') {
+      throw new ForbiddenError(`Resource not accessible by ${principal.tokenType === 'fine_grained' ? 'personal access token' : 'integration'}`);
+    }
     if (target === null) throw new NotFoundError();
     await this.assertVisible(db, principal, target);
     const decision = this.assertGranted(principal, requirement, isPublicRepo);

@@ -74,6 +74,8 @@ function expectedStatus(op: Operation, caller: Caller): number {
   const repo = op.target === 'enterprise' || op.target === 'org' ? undefined : op.target;
   const isPublicRepo = repo === 'repo-4';
   const p = caller.person;
+  // Tokens an operation does not accept at all (spec §5 #23) are refused first.
+  if (caller.kind === 'permissions' && requirement.permission === null) return 403;
   // Visibility.
   if (caller.kind === 'permissions') {
     if (op.target === 'enterprise' || !caller.ownsOrg) return 404;

@@ -525,3 +525,23 @@ describe('reloading keeps what the file leaves out, and updates what it changes'
     expect(error.message).toMatch(/tokens\[0\]\.token: .*checksum/);
   });
 });
+
+describe('advisory reloads keep the copies on alert rows true', () => {
+  it('severity, classification and EPSS follow the advisory even when it stops naming the alert\'s package', async () => {
+    const advisory = (severity: string, pkg: string) => ({
+      svcsa_id: 'SVCSA-COPY-1', summary: 's', severity, published_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+      epss: { percentage: severity === 'low' ? 0.1 : 0.9, percentile: '0.5' },
+      vulnerabilities: [{ package: { ecosystem: 'npm', name: pkg }, severity, vulnerable_version_range: '< 2', first_patched_version: { identifier: '2' } }],
+    });
+    await services.world.load({
+      users: [{ login: 'copy-owner' }], organizations: [{ login: 'copy-org', owners: ['copy-owner'] }], repositories: [{ owner: 'copy-org', name: 'r' }],
+      advisories: [advisory('low', 'left-pad')],
+      alerts: [{ repository: 'copy-org/r', number: 1, advisory: 'SVCSA-COPY-1', package: { ecosystem: 'npm', name: 'left-pad' }, manifest_path: 'package.json' }],
+    });
+    await services.world.load({ advisories: [advisory('critical', 'other-package')] });
+    const row = await db.knex('dependency_alerts').where('repo_id', await repoId('copy-org', 'r')).first('severity', 'epss_percentage', 'has_patch');
+    expect(row.severity).toBe('critical');
+    expect(Number(row.epss_percentage)).toBe(0.9);
+    expect(Boolean(row.has_patch)).toBe(false);
+  });
+});

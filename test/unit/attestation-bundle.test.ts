@@ -60,6 +60,24 @@ describe('bundles signed here', () => {
     expect(reason(signedBundle(signer, statement(), { mediaType }))).toBeUndefined();
   });
 
+  it('are accepted with an empty keyid, as signing clients write it', () => {
+    const bundle = signedBundle(signer) as { dsseEnvelope: { signatures: Array<Record<string, string>> } };
+    expect(bundle.dsseEnvelope.signatures[0]!.keyid).toBe('');
+    expect(reason(bundle)).toBeUndefined();
+  });
+
+  it('are refused with a field a Sigstore bundle does not have, at any depth', () => {
+    expect(reason({ ...fixture(), junk: 'x' })).toMatch(/fields that are not part of a Sigstore bundle/);
+    const nested = fixture();
+    nested.verificationMaterial.extra = { a: 1 };
+    expect(reason(nested)).toMatch(/fields that are not part of a Sigstore bundle/);
+  });
+
+  it('are refused with more subjects than the limit', () => {
+    const subjects = Array.from({ length: 1001 }, (_, i) => ({ digest: { sha256: i.toString(16).padStart(64, '0') } }));
+    expect(reason(signedBundle(signer, statement({ subjects })))).toMatch(/more than 1000 subjects/);
+  });
+
   it('are accepted with an in-toto Statement v0.1', () => {
     expect(reason(signedBundle(signer, statement({ type: 'https://in-toto.io/Statement/v0.1' })))).toBeUndefined();
   });

@@ -1,7 +1,8 @@
 import {
   BUNDLE_V01_MEDIA_TYPE, BUNDLE_V02_MEDIA_TYPE, BUNDLE_V03_LEGACY_MEDIA_TYPE, BUNDLE_V03_MEDIA_TYPE,
-  ValidationError as BundleValidationError, bundleFromJSON, isBundleWithDsseEnvelope,
+  ValidationError as BundleValidationError, bundleFromJSON, bundleToJSON, isBundleWithDsseEnvelope,
 } from '@sigstore/bundle';
+import { canonicalJson } from '../../shared/canonical-json';
 import { crypto as sigstoreCrypto } from '@sigstore/core';
 import { toSignedEntity } from '@sigstore/verify';
 import { z } from 'zod';
@@ -15,6 +16,8 @@ import { ValidationError } from '../../errors/domain';
 
 const MEDIA_TYPES = [BUNDLE_V01_MEDIA_TYPE, BUNDLE_V02_MEDIA_TYPE, BUNDLE_V03_LEGACY_MEDIA_TYPE, BUNDLE_V03_MEDIA_TYPE];
 const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+/** More subjects than any real statement has; each is indexed, so the number is bounded. */
+export const MAX_SUBJECTS = 1000;
 const STATEMENT_TYPES = ['https://in-toto.io/Statement/v0.1', 'https://in-toto.io/Statement/v1'];
 
 const statementSchema = z.object({
@@ -49,6 +52,9 @@ export function checkBundle(json: unknown): CheckedBundle {
     if (error instanceof BundleValidationError) reject(`not a well-formed Sigstore bundle (${(error.fields ?? []).join(', ') || error.message})`);
     reject('not a well-formed Sigstore bundle');
   }
+  // Exactly a Sigstore bundle: what is stored and served is what was verified, nothing more.
+  // Protobuf JSON leaves out default values, so an empty string (e.g. keyid: "") may differ.
+  if (canonicalJson(bundleToJSON(bundle)) !== canonicalJson(withoutEmptyStrings(json))) reject('the bundle has fields that are not part of a Sigstore bundle');
   if (!isBundleWithDsseEnvelope(bundle)) reject('the bundle holds no DSSE envelope');
   const envelope = bundle.content.dsseEnvelope;
   if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) reject(`the DSSE payloadType must be ${IN_TOTO_PAYLOAD_TYPE}`);
@@ -86,15 +92,26 @@ export function checkBundle(json: unknown): CheckedBundle {
     const issue = parsed.error.issues[0];
     reject(`the payload is not an in-toto Statement: ${issue ? `${issue.path.join('.') || 'statement'} ${issue.message}` : 'invalid'}`);
   }
+  if (parsed.data.subject.length > MAX_SUBJECTS) reject(`the statement has more than ${MAX_SUBJECTS} subjects`);
   const subjects: BundleSubject[] = [];
+  const seen = new Set<string>();
   for (const subject of parsed.data.subject) {
     const hex = subject.digest.sha256;
     if (hex === undefined) continue;
     if (!/^[0-9a-fA-F]{64}$/.test(hex)) reject('a subject sha256 digest is not 64 hexadecimal characters');
     const digest = `sha256:${hex.toLowerCase()}`;
-    if (subjects.some((s) => s.digest === digest)) reject('the statement has duplicate subjects');
+    if (seen.has(digest)) reject('the statement has duplicate subjects');
+    seen.add(digest);
     subjects.push({ digest, name: subject.name ?? null });
   }
   if (subjects.length === 0) reject('no subject carries a sha256 digest');
   return { subjects, predicateType: parsed.data.predicateType };
+}
+
+function withoutEmptyStrings(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutEmptyStrings);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== '').map(([k, v]) => [k, withoutEmptyStrings(v)]));
+  }
+  return value;
 }

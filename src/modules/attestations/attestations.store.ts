@@ -40,7 +40,8 @@ export class AttestationsStore {
       return Number(existing.id);
     }
     const id = Number(inserted[0].id ?? inserted[0]);
-    await db('attestation_subjects').insert(checked.subjects.map((s) => ({ attestation_id: id, digest: s.digest, name: s.name })));
+    const rows = checked.subjects.map((s) => ({ attestation_id: id, digest: s.digest, name: s.name }));
+    for (let i = 0; i < rows.length; i += 200) await db('attestation_subjects').insert(rows.slice(i, i + 200));
     return id;
   }
 
@@ -60,7 +61,8 @@ export class AttestationsStore {
     if (predicate) {
       query.where((q) => {
         if (predicate.exact.length > 0) q.orWhereIn('a.predicate_type', predicate.exact);
-        for (const prefix of predicate.prefixes) q.orWhere('a.predicate_type', 'like', `${prefix}%`);
+        // A case-sensitive prefix match on every dialect (SQLite's LIKE ignores case).
+        for (const prefix of predicate.prefixes) q.orWhereRaw('substr(a.predicate_type, 1, ?) = ?', [prefix.length, prefix]);
       });
     }
     const page = await fetchKeysetPage<Record<string, unknown>>(query, {

@@ -129,21 +129,25 @@ export class AlertsStore {
     if (userIds.length > 0) await db('dependency_alert_assignees').insert(userIds.map((userId) => ({ alert_id: alertId, user_id: userId })));
   }
 
-  /** The advisory facts an alert on this package copies; undefined when the advisory does not cover it. */
-  async advisoryFacts(db: Executor, advisoryId: number, ecosystem: string, packageName: string): Promise<AdvisoryFacts | undefined> {
+  /**
+   * The advisory facts an alert on this package copies. `covered` says whether the advisory
+   * names the package at all (a world file may not declare an alert it does not cover).
+   */
+  async advisoryFacts(db: Executor, advisoryId: number, ecosystem: string, packageName: string): Promise<(AdvisoryFacts & { covered: boolean }) | undefined> {
     const advisory = await db('advisories').where('id', advisoryId).first('severity', 'classification', 'epss_percentage');
+    if (!advisory) return undefined;
     const vulnerability = await db('advisory_vulnerabilities')
       .where({ advisory_id: advisoryId, ecosystem, package_name: packageName })
       .orderBy('id')
       .first('first_patched_version');
-    if (!advisory || !vulnerability) return undefined;
     const epss = advisory.epss_percentage === null ? null : Number(advisory.epss_percentage);
     return {
       severity: advisory.severity,
       classification: advisory.classification,
       epss_percentage: epss,
       epss_sort: epss ?? -1,
-      has_patch: vulnerability.first_patched_version !== null,
+      has_patch: vulnerability !== undefined && vulnerability.first_patched_version !== null,
+      covered: vulnerability !== undefined,
     };
   }
 
@@ -184,8 +188,10 @@ export class AlertsStore {
     const alerts = await db('dependency_alerts').where('advisory_id', advisoryId)
       .select('id', 'ecosystem', 'package_name', 'severity', 'classification', 'epss_percentage', 'epss_sort', 'has_patch');
     for (const alert of alerts) {
-      const facts = await this.advisoryFacts(db, advisoryId, alert.ecosystem, alert.package_name);
-      if (!facts) continue;
+      const found = await this.advisoryFacts(db, advisoryId, alert.ecosystem, alert.package_name);
+      if (!found) continue;
+      // Advisory-level facts always follow, even when the advisory no longer names the package.
+      const { covered: _covered, ...facts } = found;
       const same = facts.severity === alert.severity && facts.classification === alert.classification
         && facts.epss_percentage === (alert.epss_percentage === null ? null : Number(alert.epss_percentage))
         && facts.has_patch === toBoolean(alert.has_patch);

@@ -7,7 +7,7 @@ import type { RoleRecord, RoleTeam, RoleUser } from './org-roles.types';
 export function serializeRole(base: string, org: OrganizationRecord, role: RoleRecord) {
   return {
     id: role.id,
-    node_id: encodeNodeId('OrganizationRole', role.id),
+    node_id: encodeNodeId('OrganizationRole', role.id, org.id),
     name: role.name,
     description: role.description,
     permissions: role.permissions,

@@ -21,6 +21,8 @@ export interface OrgRolesDeps {
 export interface PageRequest {
   page: number;
   perPage: number;
+  /** Where the page starts, when not at a page boundary (GraphQL offset cursors). */
+  offset?: number | undefined;
 }
 
 const RESOURCE = 'OrganizationRole';
@@ -38,6 +40,13 @@ export class OrgRolesService {
   async getRole(principal: Principal, orgLogin: string, roleId: number): Promise<{ org: OrganizationRecord; role: RoleRecord }> {
     const { db } = this.deps;
     const org = await this.deps.lookups.org(db, principal, 'getOrgRole', orgLogin);
+    return { org, role: await this.existingRole(db, org, roleId) };
+  }
+
+  /** A role as an owner managing assignments sees it (the check of #3–#7, not of #8). */
+  async getRoleForAdmin(principal: Principal, orgLogin: string, roleId: number): Promise<{ org: OrganizationRecord; role: RoleRecord }> {
+    const { db } = this.deps;
+    const org = await this.deps.lookups.org(db, principal, 'assignTeamToOrgRole', orgLogin);
     return { org, role: await this.existingRole(db, org, roleId) };
   }
 
@@ -173,6 +182,6 @@ function assertRolesEnabled(org: OrganizationRecord): void {
 }
 
 function pageOf<T>(items: T[], page: PageRequest): T[] {
-  const start = (page.page - 1) * page.perPage;
+  const start = page.offset ?? (page.page - 1) * page.perPage;
   return items.slice(start, start + page.perPage);
 }

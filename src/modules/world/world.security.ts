@@ -54,7 +54,7 @@ export async function loadAdvisories(ctx: SectionContext, advisories: World['adv
 export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], store: AlertsStore, onProgress: (done: number) => void): Promise<void> {
   const { trx, refs, now } = ctx;
   const advisoryIds = new Map<string, number>();
-  const factsCache = new Map<string, AdvisoryFacts | undefined>();
+  const factsCache = new Map<string, (AdvisoryFacts & { covered: boolean }) | undefined>();
   const nextNumber = new Map<number, number>();
   // Numbered alerts first, so an unnumbered one never takes a number the file claims.
   const ordered = [...alerts.entries()].sort(([, a], [, b]) => Number(a.number === undefined) - Number(b.number === undefined));
@@ -69,8 +69,9 @@ export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], s
     }
     const factsKey = `${advisoryId}\u0000${a.package.ecosystem}\u0000${a.package.name}`;
     if (!factsCache.has(factsKey)) factsCache.set(factsKey, await store.advisoryFacts(trx, advisoryId, a.package.ecosystem, a.package.name));
-    const facts = factsCache.get(factsKey);
-    if (!facts) fail(entry, `advisory "${a.advisory}" has no vulnerability for ${a.package.ecosystem}/${a.package.name}`);
+    const found = factsCache.get(factsKey);
+    if (!found?.covered) fail(entry, `advisory "${a.advisory}" has no vulnerability for ${a.package.ecosystem}/${a.package.name}`);
+    const { covered: _covered, ...facts } = found;
     const alertId = await store.upsertFromWorld(trx, {
       repo_id: repo.id,
       owner_id: repo.ownerId,

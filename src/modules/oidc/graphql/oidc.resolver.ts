@@ -1,0 +1,102 @@
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../../../graphql/context';
+import { parseInput } from '../../../http/validate';
+import { Enterprise, Organization, Repository, toEnterprise, toOrganization, toRepository } from '../../accounts/graphql/account.types';
+import { INCLUSION_INPUT, ORG_TEMPLATE_INPUT, REPO_TEMPLATE_INPUT, inclusionBody, orgTemplateBody, repoTemplateBody } from '../oidc.schemas';
+import type { PropertyInclusion } from '../oidc.types';
+import {
+  EnterpriseInclusionInput, EnterpriseInclusionPayload, InclusionSource, OidcPropertyInclusion, OrganizationInclusionInput, OrganizationInclusionPayload,
+  OrganizationSubjectClaimTemplate, OrganizationTemplatePayload, RepositorySubjectClaimTemplate, RepositoryTemplatePayload,
+  SetOrganizationSubjectClaimTemplateInput, SetRepositorySubjectClaimTemplateInput,
+} from './oidc.types';
+
+const toInclusion = (i: PropertyInclusion): OidcPropertyInclusion => ({ customPropertyName: i.customPropertyName, source: i.source as InclusionSource });
+const defined = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
+
+@Resolver(() => Enterprise)
+export class EnterpriseOidc {
+  @FieldResolver(() => [OidcPropertyInclusion], { nullable: true, description: 'Custom properties in OIDC tokens, set for the enterprise (enterprise owners).' })
+  async oidcPropertyInclusions(@Root() enterprise: Enterprise, @Ctx() ctx: GraphQLContext): Promise<OidcPropertyInclusion[]> {
+    return (await ctx.services.oidc.listEnterpriseInclusions(ctx.principal, enterprise.slug)).map(toInclusion);
+  }
+}
+
+@Resolver(() => Organization)
+export class OrganizationOidc {
+  @FieldResolver(() => [OidcPropertyInclusion], { nullable: true, description: 'Custom properties in OIDC tokens, set for the organization.' })
+  async oidcPropertyInclusions(@Root() org: Organization, @Ctx() ctx: GraphQLContext): Promise<OidcPropertyInclusion[]> {
+    return (await ctx.services.oidc.listOrgInclusions(ctx.principal, org.login)).map(toInclusion);
+  }
+
+  @FieldResolver(() => OrganizationSubjectClaimTemplate, { nullable: true, description: 'The organization\'s OIDC subject claim template (the default before any is set).' })
+  async oidcSubjectClaimTemplate(@Root() org: Organization, @Ctx() ctx: GraphQLContext): Promise<OrganizationSubjectClaimTemplate> {
+    return ctx.services.oidc.getOrgTemplate(ctx.principal, org.login);
+  }
+}
+
+@Resolver(() => Repository)
+export class RepositoryOidc {
+  @FieldResolver(() => RepositorySubjectClaimTemplate, { nullable: true, description: 'The OIDC subject claim template in effect for the repository.' })
+  async oidcSubjectClaimTemplate(@Root() repo: Repository, @Ctx() ctx: GraphQLContext): Promise<RepositorySubjectClaimTemplate> {
+    return ctx.services.oidc.getRepoTemplate(ctx.principal, repo.record.ownerLogin, repo.name);
+  }
+}
+
+@Resolver()
+export class OidcMutations {
+  @Mutation(() => EnterpriseInclusionPayload, { description: 'Includes a custom property in the OIDC tokens of every organization of an enterprise.' })
+  async addEnterpriseOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: EnterpriseInclusionInput, @Ctx() ctx: GraphQLContext): Promise<EnterpriseInclusionPayload> {
+    const body = parseInput(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
+    await ctx.services.oidc.createEnterpriseInclusion(ctx.principal, input.enterprise, body.custom_property_name);
+    return this.enterprisePayload(ctx, input.enterprise);
+  }
+
+  @Mutation(() => EnterpriseInclusionPayload, { description: 'Removes an enterprise custom property inclusion.' })
+  async removeEnterpriseOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: EnterpriseInclusionInput, @Ctx() ctx: GraphQLContext): Promise<EnterpriseInclusionPayload> {
+    const body = parseInput(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
+    await ctx.services.oidc.deleteEnterpriseInclusion(ctx.principal, input.enterprise, body.custom_property_name);
+    return this.enterprisePayload(ctx, input.enterprise);
+  }
+
+  @Mutation(() => OrganizationInclusionPayload, { description: 'Includes a custom property in the OIDC tokens of an organization\'s workflows.' })
+  async addOrganizationOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: OrganizationInclusionInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationInclusionPayload> {
+    const body = parseInput(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
+    await ctx.services.oidc.createOrgInclusion(ctx.principal, input.organization, body.custom_property_name);
+    return this.organizationPayload(ctx, input.organization);
+  }
+
+  @Mutation(() => OrganizationInclusionPayload, { description: 'Removes an organization custom property inclusion.' })
+  async removeOrganizationOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: OrganizationInclusionInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationInclusionPayload> {
+    const body = parseInput(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
+    await ctx.services.oidc.deleteOrgInclusion(ctx.principal, input.organization, body.custom_property_name);
+    return this.organizationPayload(ctx, input.organization);
+  }
+
+  @Mutation(() => OrganizationTemplatePayload, { description: 'Replaces an organization\'s OIDC subject claim template.' })
+  async setOrganizationOidcSubjectClaimTemplate(@Arg('input', { description: 'The template.' }) input: SetOrganizationSubjectClaimTemplateInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationTemplatePayload> {
+    const body = parseInput(orgTemplateBody, defined({ include_claim_keys: input.includeClaimKeys, use_immutable_subject: input.useImmutableSubject }), ORG_TEMPLATE_INPUT);
+    await ctx.services.oidc.setOrgTemplate(ctx.principal, input.organization, { includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject });
+    const org = await ctx.services.lookups.org(ctx.services.database.knex, ctx.principal, 'getOrgOidcSubjectTemplate', input.organization);
+    return { organization: toOrganization(ctx.apiBase, org), template: await ctx.services.oidc.getOrgTemplate(ctx.principal, input.organization) };
+  }
+
+  @Mutation(() => RepositoryTemplatePayload, { description: 'Sets a repository\'s OIDC subject claim template and opt-in.' })
+  async setRepositoryOidcSubjectClaimTemplate(@Arg('input', { description: 'The template.' }) input: SetRepositorySubjectClaimTemplateInput, @Ctx() ctx: GraphQLContext): Promise<RepositoryTemplatePayload> {
+    const body = parseInput(repoTemplateBody, defined({ use_default: input.useDefault, include_claim_keys: input.includeClaimKeys, use_immutable_subject: input.useImmutableSubject }), REPO_TEMPLATE_INPUT);
+    await ctx.services.oidc.setRepoTemplate(ctx.principal, input.owner, input.repository, {
+      useDefault: body.use_default, includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject,
+    });
+    const repo = await ctx.services.lookups.repo(ctx.services.database.knex, ctx.principal, 'getRepoOidcSubjectTemplate', input.owner, input.repository);
+    return { repository: toRepository(ctx.apiBase, repo), template: await ctx.services.oidc.getRepoTemplate(ctx.principal, input.owner, input.repository) };
+  }
+
+  private async enterprisePayload(ctx: GraphQLContext, slug: string): Promise<EnterpriseInclusionPayload> {
+    const enterprise = await ctx.services.lookups.enterprise(ctx.services.database.knex, ctx.principal, 'listEnterpriseOidcInclusions', slug);
+    return { enterprise: toEnterprise(enterprise), inclusions: (await ctx.services.oidc.listEnterpriseInclusions(ctx.principal, slug)).map(toInclusion) };
+  }
+
+  private async organizationPayload(ctx: GraphQLContext, login: string): Promise<OrganizationInclusionPayload> {
+    const org = await ctx.services.lookups.org(ctx.services.database.knex, ctx.principal, 'listOrgOidcInclusions', login);
+    return { organization: toOrganization(ctx.apiBase, org), inclusions: (await ctx.services.oidc.listOrgInclusions(ctx.principal, login)).map(toInclusion) };
+  }
+}

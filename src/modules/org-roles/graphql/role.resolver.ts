@@ -1,0 +1,133 @@
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { NotFoundError } from '../../../errors/domain';
+import type { GraphQLContext } from '../../../graphql/context';
+import { ConnectionArgs, offsetCursor, offsetOf, windowOf, type Connection } from '../../../graphql/relay';
+import { encodeNodeId } from '../../../shared/node-id';
+import { Organization, Team, User, toOrganization, toTeam, toUser } from '../../accounts/graphql/account.types';
+import type { OrganizationRecord } from '../../accounts/accounts.types';
+import type { RoleRecord } from '../org-roles.types';
+import {
+  OrganizationRole, RoleAssignment, RoleTeamConnection, RoleUserConnection, TeamInput, TeamRoleInput, TeamRolePayload, UserInput, UserRoleInput, UserRolePayload,
+} from './role.types';
+
+export function toRole(base: string, org: OrganizationRecord, role: RoleRecord): OrganizationRole {
+  return {
+    id: encodeNodeId('OrganizationRole', role.id, org.id), databaseId: role.id, name: role.name, description: role.description,
+    permissions: role.permissions, baseRole: role.baseRole, source: role.source, createdAt: new Date(role.createdAt), updatedAt: new Date(role.updatedAt),
+    organization: toOrganization(base, org), role, org,
+  };
+}
+
+/** Offset windows over the holder lists (REST pages them by number). */
+function offsetWindow(list: string, args: ConnectionArgs): { offset: number; limit: number } {
+  const window = windowOf(args);
+  const after = offsetOf(list, window.after);
+  const before = offsetOf(list, window.before);
+  if (window.fromEnd && before !== undefined) return { offset: Math.max(0, before - window.perPage), limit: Math.min(window.perPage, before) };
+  return { offset: after === undefined ? 0 : after + 1, limit: window.perPage };
+}
+
+function holdersConnection<T, E>(list: string, total: number, offset: number, items: T[], edgeOf: (item: T, cursor: string) => E): Connection<never> {
+  const edges = items.map((item, i) => edgeOf(item, offsetCursor(list, offset + i)));
+  return {
+    edges: edges as never,
+    totalCount: total,
+    pageInfo: {
+      hasNextPage: offset + items.length < total, hasPreviousPage: offset > 0,
+      startCursor: items.length ? offsetCursor(list, offset) : null, endCursor: items.length ? offsetCursor(list, offset + items.length - 1) : null,
+    },
+  };
+}
+
+@Resolver(() => Organization)
+export class OrganizationRoles {
+  @FieldResolver(() => [OrganizationRole], { nullable: true, description: 'Predefined and custom roles (owners, and members who may view roles).' })
+  async organizationRoles(@Root() org: Organization, @Ctx() ctx: GraphQLContext): Promise<OrganizationRole[]> {
+    const result = await ctx.services.orgRoles.listRoles(ctx.principal, org.login);
+    return result.roles.map((role) => toRole(ctx.apiBase, result.org, role));
+  }
+
+  @FieldResolver(() => OrganizationRole, { nullable: true, description: 'One role by its numeric id.' })
+  async organizationRole(@Root() org: Organization, @Arg('databaseId', () => Int, { description: 'The role\'s numeric id.' }) roleId: number, @Ctx() ctx: GraphQLContext): Promise<OrganizationRole> {
+    const result = await ctx.services.orgRoles.getRole(ctx.principal, org.login, roleId);
+    return toRole(ctx.apiBase, result.org, result.role);
+  }
+}
+
+@Resolver(() => OrganizationRole)
+export class OrganizationRoleHolders {
+  @FieldResolver(() => RoleTeamConnection, { nullable: true, description: 'Teams holding the role, and how (owners).' })
+  async teams(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
+    const list = `role_teams:${role.org.id}:${role.databaseId}`;
+    const { offset, limit } = offsetWindow(list, args);
+    const result = await ctx.services.orgRoles.listTeams(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: limit, offset });
+    return holdersConnection(list, result.total, offset, result.items, (item, cursor) => ({ cursor, node: toTeam(item.team), assignment: item.assignment as RoleAssignment }));
+  }
+
+  @FieldResolver(() => RoleUserConnection, { nullable: true, description: 'Users holding the role, how, and through which teams (owners).' })
+  async users(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
+    const list = `role_users:${role.org.id}:${role.databaseId}`;
+    const { offset, limit } = offsetWindow(list, args);
+    const result = await ctx.services.orgRoles.listUsers(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: limit, offset });
+    return holdersConnection(list, result.total, offset, result.items, (item, cursor) => ({
+      cursor, node: toUser(ctx.apiBase, item.user), assignment: item.assignment as RoleAssignment, inheritedFrom: item.inheritedFrom.map((t) => toTeam(t.team)),
+    }));
+  }
+}
+
+async function teamOf(ctx: GraphQLContext, orgLogin: string, slug: string): Promise<Team> {
+  const org = await ctx.services.stores.accounts.findOrganizationByLogin(ctx.services.database.knex, orgLogin);
+  const team = org ? await ctx.services.stores.accounts.findTeamBySlug(ctx.services.database.knex, org.id, slug) : undefined;
+  if (!team) throw new NotFoundError();
+  return toTeam(team);
+}
+
+async function userOf(ctx: GraphQLContext, login: string): Promise<User> {
+  const user = await ctx.services.stores.accounts.findUserByLogin(ctx.services.database.knex, login);
+  if (!user) throw new NotFoundError();
+  return toUser(ctx.apiBase, user);
+}
+
+async function roleOf(ctx: GraphQLContext, orgLogin: string, roleId: number): Promise<OrganizationRole | null> {
+  const { org, role } = await ctx.services.orgRoles.getRoleForAdmin(ctx.principal, orgLogin, roleId);
+  return toRole(ctx.apiBase, org, role);
+}
+
+@Resolver()
+export class OrganizationRoleMutations {
+  @Mutation(() => TeamRolePayload, { description: 'Assigns a role to a team (idempotent).' })
+  async assignOrganizationRoleToTeam(@Arg('input', { description: 'The role and team.' }) input: TeamRoleInput, @Ctx() ctx: GraphQLContext): Promise<TeamRolePayload> {
+    await ctx.services.orgRoles.assignToTeam(ctx.principal, input.organization, input.team, input.roleId);
+    return { organizationRole: await roleOf(ctx, input.organization, input.roleId), team: await teamOf(ctx, input.organization, input.team) };
+  }
+
+  @Mutation(() => TeamRolePayload, { description: 'Revokes a role from a team.' })
+  async revokeOrganizationRoleFromTeam(@Arg('input', { description: 'The role and team.' }) input: TeamRoleInput, @Ctx() ctx: GraphQLContext): Promise<TeamRolePayload> {
+    await ctx.services.orgRoles.revokeFromTeam(ctx.principal, input.organization, input.team, input.roleId);
+    return { organizationRole: await roleOf(ctx, input.organization, input.roleId), team: await teamOf(ctx, input.organization, input.team) };
+  }
+
+  @Mutation(() => TeamRolePayload, { description: 'Revokes every role from a team.' })
+  async revokeAllOrganizationRolesFromTeam(@Arg('input', { description: 'The team.' }) input: TeamInput, @Ctx() ctx: GraphQLContext): Promise<TeamRolePayload> {
+    await ctx.services.orgRoles.revokeAllFromTeam(ctx.principal, input.organization, input.team);
+    return { organizationRole: null, team: await teamOf(ctx, input.organization, input.team) };
+  }
+
+  @Mutation(() => UserRolePayload, { description: 'Assigns a role to a member (idempotent).' })
+  async assignOrganizationRoleToUser(@Arg('input', { description: 'The role and user.' }) input: UserRoleInput, @Ctx() ctx: GraphQLContext): Promise<UserRolePayload> {
+    await ctx.services.orgRoles.assignToUser(ctx.principal, input.organization, input.user, input.roleId);
+    return { organizationRole: await roleOf(ctx, input.organization, input.roleId), user: await userOf(ctx, input.user) };
+  }
+
+  @Mutation(() => UserRolePayload, { description: 'Revokes a role from a user.' })
+  async revokeOrganizationRoleFromUser(@Arg('input', { description: 'The role and user.' }) input: UserRoleInput, @Ctx() ctx: GraphQLContext): Promise<UserRolePayload> {
+    await ctx.services.orgRoles.revokeFromUser(ctx.principal, input.organization, input.user, input.roleId);
+    return { organizationRole: await roleOf(ctx, input.organization, input.roleId), user: await userOf(ctx, input.user) };
+  }
+
+  @Mutation(() => UserRolePayload, { description: 'Revokes every role from a user.' })
+  async revokeAllOrganizationRolesFromUser(@Arg('input', { description: 'The user.' }) input: UserInput, @Ctx() ctx: GraphQLContext): Promise<UserRolePayload> {
+    await ctx.services.orgRoles.revokeAllFromUser(ctx.principal, input.organization, input.user);
+    return { organizationRole: null, user: await userOf(ctx, input.user) };
+  }
+}
