@@ -29,17 +29,20 @@ export function createServices(database: Database) {
   const lookups = new AuthorizedLookups({ accounts, authorizer });
   const attestationStore = new AttestationsStore();
   const alertStore = new AlertsStore();
+  const advisoryStore = new AdvisoriesStore();
   return {
     database,
     /** Read-only batch look-ups for GraphQL loaders; writes always go through services. */
-    stores: { accounts },
+    stores: { accounts, attestations: attestationStore },
     lookups,
     authenticator: new Authenticator({ db, tokens: tokenStore }),
     authorizer,
     orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
     oidc: new OidcService({ db, lookups, oidc: new OidcStore() }),
     attestations: new AttestationsService({ db, lookups, attestations: attestationStore }),
-    dependencyAlerts: new DependencyAlertsService({ db, lookups, alerts: alertStore, advisories: new AdvisoriesStore(), accounts, access }),
+    dependencyAlerts: new DependencyAlertsService({ db, lookups, alerts: alertStore, advisories: advisoryStore, accounts, access }),
+    /** Advisories are public reference data (GraphQL node look-ups). */
+    advisories: advisoryStore,
     tokens,
     world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore }),
   };

@@ -6,7 +6,7 @@ const MAX_BATCH = 500;
 
 /** Per-request loaders (never shared between callers), batching look-ups of related rows. */
 export function createLoaders(services: Services) {
-  const { accounts } = services.stores;
+  const { accounts, attestations } = services.stores;
   const db = services.database.knex;
   return {
     accountById: new DataLoader<number, UserRecord | null>(async (ids) => {
@@ -20,6 +20,10 @@ export function createLoaders(services: Services) {
     teamById: new DataLoader<number, TeamRecord | null>(async (ids) => {
       const found = new Map((await accounts.findTeamsByIds(db, ids)).map((t) => [t.id, t]));
       return ids.map((id) => found.get(id) ?? null);
+    }, { maxBatchSize: MAX_BATCH }),
+    attestationSubjectsById: new DataLoader<number, Array<{ digest: string; name: string | null }>>(async (ids) => {
+      const found = await attestations.subjectsOf(db, ids);
+      return ids.map((id) => found.get(id) ?? []);
     }, { maxBatchSize: MAX_BATCH }),
     repositoryById: new DataLoader<number, RepositoryRecord | null>(async (ids) => {
       const found = await accounts.findRepositoriesByIds(db, ids);

@@ -3,6 +3,9 @@ import { NotFoundError } from '../errors/domain';
 import { decodeNodeId } from '../shared/node-id';
 import { Node } from '../modules/accounts/graphql/node';
 import { toEnterprise, toOrganization, toRepository, toTeam, toUser } from '../modules/accounts/graphql/account.types';
+import { toAttestation } from '../modules/attestations/graphql/attestation.resolver';
+import { toDependencyAlert, toSecurityAdvisory } from '../modules/dependency-alerts/graphql/alert.resolver';
+import { toRole } from '../modules/org-roles/graphql/role.resolver';
 import type { GraphQLContext } from './context';
 
 @Resolver()
@@ -13,13 +16,13 @@ export class NodeQuery {
   })
   async node(@Arg('id', () => ID, { description: 'A global id from an `id` field (or a REST `node_id`).' }) id: string, @Ctx() ctx: GraphQLContext): Promise<Node> {
     const decoded = decodeNodeId(id);
-    const found = decoded ? await resolveNode(ctx, decoded.type, decoded.id) : undefined;
+    const found = decoded ? await resolveNode(ctx, decoded.type, decoded.id, decoded.scope) : undefined;
     if (!found) throw new NotFoundError();
     return found;
   }
 }
 
-async function resolveNode(ctx: GraphQLContext, type: string, id: number): Promise<Node | undefined> {
+async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope: number | undefined): Promise<Node | undefined> {
   const { lookups, database } = ctx.services;
   const db = database.knex;
   switch (type) {
@@ -46,6 +49,28 @@ async function resolveNode(ctx: GraphQLContext, type: string, id: number): Promi
       const repo = await ctx.loaders.repositoryById.load(id);
       const visible = repo ? await lookups.visibleRepo(db, ctx.principal, repo.ownerLogin, repo.name) : undefined;
       return visible ? toRepository(ctx.apiBase, visible) : undefined;
+    }
+    case 'OrganizationRole': {
+      const org = scope === undefined ? null : await ctx.loaders.organizationById.load(scope);
+      if (!org || !(await lookups.visibleOrg(db, ctx.principal, org.login))) return undefined;
+      const result = await ctx.services.orgRoles.getRole(ctx.principal, org.login, id);
+      return toRole(ctx.apiBase, result.org, result.role);
+    }
+    case 'DependencyAlert': {
+      const row = await db('dependency_alerts').where('id', id).first('repo_id', 'number');
+      const repo = row ? await ctx.loaders.repositoryById.load(Number(row.repo_id)) : null;
+      if (!repo) return undefined;
+      return toDependencyAlert(ctx.apiBase, await ctx.services.dependencyAlerts.get(ctx.principal, repo.ownerLogin, repo.name, Number(row.number)));
+    }
+    case 'Attestation': {
+      const row = await db('attestations').where('id', id).first('repo_id');
+      const repo = row ? await ctx.loaders.repositoryById.load(Number(row.repo_id)) : null;
+      if (!repo) return undefined;
+      return toAttestation(ctx.apiBase, repo, await ctx.services.attestations.get(ctx.principal, repo.ownerLogin, repo.name, id));
+    }
+    case 'Advisory': {
+      const advisory = (await ctx.services.advisories.findByIds(db, [id])).get(id);
+      return advisory ? toSecurityAdvisory(advisory) : undefined;
     }
     default:
       return undefined;

@@ -4,11 +4,17 @@ import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import { buildSchemaSync } from 'type-graphql';
 import { AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations } from '../modules/accounts/graphql/account.resolver';
 import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, RepositoryAlerts } from '../modules/dependency-alerts/graphql/alert.resolver';
+import { AttestationMutations, AttestationSubjects, RepositoryAttestations } from '../modules/attestations/graphql/attestation.resolver';
+import { EnterpriseOidc, OidcMutations, OrganizationOidc, RepositoryOidc } from '../modules/oidc/graphql/oidc.resolver';
+import { OrganizationRoleHolders, OrganizationRoleMutations, OrganizationRoles } from '../modules/org-roles/graphql/role.resolver';
 import { NodeQuery } from './node.resolver';
 
 export const RESOLVERS = [
   AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations, NodeQuery,
   OrganizationAlerts, EnterpriseAlerts, RepositoryAlerts, DependencyAlertMutations,
+  OrganizationRoles, OrganizationRoleHolders, OrganizationRoleMutations,
+  EnterpriseOidc, OrganizationOidc, RepositoryOidc, OidcMutations,
+  RepositoryAttestations, AttestationSubjects, AttestationMutations,
 ] as const;
 
 let built: GraphQLSchema | undefined;

@@ -26,6 +26,8 @@ export interface AttestationPageRequest {
   perPage: number;
   after?: string | undefined;
   before?: string | undefined;
+  fromEnd?: boolean | undefined;
+  withTotal?: boolean | undefined;
 }
 
 /** Spec §4.3: signed attestations stored against a repository, found by subject digest. */
@@ -43,14 +45,14 @@ export class AttestationsService {
   }
 
   /** #22: attestations of a repository for a subject digest (sha256:<hex>), newest first. */
-  async list(principal: Principal, owner: string, name: string, digest: string, page: AttestationPageRequest): Promise<{ repo: RepositoryRecord; page: KeysetPage<AttestationRecord> }> {
-    const { db } = this.deps;
+  async list(principal: Principal, owner: string, name: string, digest: string, page: AttestationPageRequest): Promise<{ repo: RepositoryRecord; page: KeysetPage<AttestationRecord>; total: number | undefined }> {
+    const { db, attestations } = this.deps;
     const repo = await this.deps.lookups.repo(db, principal, 'listAttestations', owner, name);
+    const predicate = predicateFilterOf(page.predicateType);
     return {
       repo,
-      page: await this.deps.attestations.listBySubject(db, repo.id, digest, {
-        predicate: predicateFilterOf(page.predicateType), perPage: page.perPage, after: page.after, before: page.before,
-      }),
+      page: await attestations.listBySubject(db, repo.id, digest, { predicate, perPage: page.perPage, after: page.after, before: page.before, fromEnd: page.fromEnd }),
+      total: page.withTotal ? await attestations.countBySubject(db, repo.id, digest, predicate) : undefined,
     };
   }
 

@@ -9,6 +9,7 @@ export interface AttestationRecord {
   id: number;
   repoId: number;
   bundle: unknown;
+  predicateType: string;
   initiatorLogin: string | null;
 }
 
@@ -50,13 +51,13 @@ export class AttestationsStore {
     db: Knex,
     repoId: number,
     digest: string,
-    options: { predicate: PredicateFilter | undefined; perPage: number; after?: string | undefined; before?: string | undefined },
+    options: { predicate: PredicateFilter | undefined; perPage: number; after?: string | undefined; before?: string | undefined; fromEnd?: boolean | undefined },
   ): Promise<KeysetPage<AttestationRecord>> {
     const query = db('attestations as a')
       .join('attestation_subjects as s', 's.attestation_id', 'a.id')
       .leftJoin('accounts as u', 'u.id', 'a.initiator_id')
       .where({ 'a.repo_id': repoId, 's.digest': digest })
-      .select('a.id', 'a.repo_id', 'a.bundle', 'u.login as initiator_login');
+      .select('a.id', 'a.repo_id', 'a.bundle', 'a.predicate_type', 'u.login as initiator_login');
     const predicate = options.predicate;
     if (predicate) {
       query.where((q) => {
@@ -67,16 +68,38 @@ export class AttestationsStore {
     }
     const page = await fetchKeysetPage<Record<string, unknown>>(query, {
       list: ATTESTATIONS_LIST, columns: NEWEST_FIRST, valuesOf: (row) => [Number(row.id)],
-      perPage: options.perPage, after: options.after, before: options.before,
+      perPage: options.perPage, after: options.after, before: options.before, fromEnd: options.fromEnd,
     });
     return { ...page, items: page.items.map(toRecord) };
+  }
+
+  /** The indexed subjects of attestations, by attestation id. */
+  async subjectsOf(db: Executor, ids: readonly number[]): Promise<Map<number, Array<{ digest: string; name: string | null }>>> {
+    const out = new Map<number, Array<{ digest: string; name: string | null }>>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return out;
+    const rows = await db('attestation_subjects').whereIn('attestation_id', [...ids]).orderBy(['attestation_id', 'digest']).select('attestation_id', 'digest', 'name');
+    for (const r of rows) out.get(Number(r.attestation_id))?.push({ digest: r.digest, name: r.name ?? null });
+    return out;
+  }
+
+  /** How many attestations a repository has for a digest (and predicate). */
+  async countBySubject(db: Knex, repoId: number, digest: string, predicate: PredicateFilter | undefined): Promise<number> {
+    const query = db('attestations as a').join('attestation_subjects as s', 's.attestation_id', 'a.id').where({ 'a.repo_id': repoId, 's.digest': digest });
+    if (predicate) {
+      query.where((q) => {
+        if (predicate.exact.length > 0) q.orWhereIn('a.predicate_type', predicate.exact);
+        for (const prefix of predicate.prefixes) q.orWhereRaw('substr(a.predicate_type, 1, ?) = ?', [prefix.length, prefix]);
+      });
+    }
+    const row = await query.count({ n: '*' }).first();
+    return Number(row?.n ?? 0);
   }
 
   async find(db: Executor, repoId: number, id: number): Promise<AttestationRecord | undefined> {
     const row = await db('attestations as a')
       .leftJoin('accounts as u', 'u.id', 'a.initiator_id')
       .where({ 'a.repo_id': repoId, 'a.id': id })
-      .first('a.id', 'a.repo_id', 'a.bundle', 'u.login as initiator_login');
+      .first('a.id', 'a.repo_id', 'a.bundle', 'a.predicate_type', 'u.login as initiator_login');
     return row ? toRecord(row) : undefined;
   }
 }
@@ -86,6 +109,7 @@ function toRecord(row: Record<string, unknown>): AttestationRecord {
     id: Number(row.id),
     repoId: Number(row.repo_id),
     bundle: JSON.parse(String(row.bundle)),
+    predicateType: String(row.predicate_type),
     initiatorLogin: (row.initiator_login as string | null) ?? null,
   };
 }

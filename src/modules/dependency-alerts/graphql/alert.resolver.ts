@@ -10,38 +10,45 @@ import { ALERT_INPUT, ALERT_QUERY_INPUT, enterpriseListQuery, filtersOf, orgList
 import { serializeAlert } from '../alerts.serializers';
 import type { AlertPage, AlertView } from '../alerts.service';
 import { alertCursor } from '../alerts.store';
-import type { AlertListRequest } from '../alerts.types';
+import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest } from '../alerts.types';
 import type { DismissedReason } from './alert.enums';
 import {
   DependencyAlert, DependencyAlertArgs, DependencyAlertConnection, OrganizationDependencyAlertArgs, RepositoryDependencyAlertArgs,
-  UpdateDependencyAlertInput, UpdateDependencyAlertPayload,
+  SecurityAdvisory, SecurityVulnerability, UpdateDependencyAlertInput, UpdateDependencyAlertPayload,
 } from './alert.types';
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
+
+function toVulnerability(v: AdvisoryVulnerability) {
+  return {
+    package: { ecosystem: v.ecosystem, name: v.packageName }, severity: v.severity, vulnerableVersionRange: v.vulnerableVersionRange,
+    firstPatchedVersion: v.firstPatchedVersion,
+  } as SecurityVulnerability;
+}
+
+export function toSecurityAdvisory(advisory: AdvisoryRecord): SecurityAdvisory {
+  return {
+    id: encodeNodeId('Advisory', advisory.id), svcsaId: advisory.svcsaId, cveId: advisory.cveId, summary: advisory.summary, description: advisory.description,
+    severity: advisory.severity, classification: advisory.classification,
+    cvss: { vectorString: advisory.cvssVectorString, score: advisory.cvssScore ?? 0 }, cvssSeverities: advisory.cvssSeverities,
+    epss: advisory.epssPercentage === null ? null : { percentage: advisory.epssPercentage, percentile: advisory.epssPercentile },
+    cwes: advisory.cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })), identifiers: advisory.identifiers, references: advisory.references.map((r) => r.url),
+    publishedAt: new Date(advisory.publishedAt), updatedAt: new Date(advisory.updatedAt), withdrawnAt: date(advisory.withdrawnAt),
+    vulnerabilities: advisory.vulnerabilities.map(toVulnerability),
+  } as SecurityAdvisory;
+}
 
 /** The GraphQL shape of an alert, from the same view REST serializes. */
 export function toDependencyAlert(base: string, view: AlertView): DependencyAlert {
   const rest = serializeAlert(base, view, { withRepository: false });
   const { alert, advisory } = view;
-  const vulnerability = (v: NonNullable<AlertView['vulnerability']>) => ({
-    package: { ecosystem: v.ecosystem, name: v.packageName }, severity: v.severity, vulnerableVersionRange: v.vulnerableVersionRange,
-    firstPatchedVersion: v.firstPatchedVersion,
-  });
   return {
     id: encodeNodeId('DependencyAlert', alert.id),
     number: alert.number,
     state: alert.state,
     dependency: { package: { ecosystem: alert.ecosystem, name: alert.packageName }, manifestPath: alert.manifestPath, scope: alert.scope, relationship: alert.relationship },
-    securityAdvisory: {
-      id: encodeNodeId('Advisory', advisory.id), svcsaId: advisory.svcsaId, cveId: advisory.cveId, summary: advisory.summary, description: advisory.description,
-      severity: advisory.severity, classification: advisory.classification,
-      cvss: { vectorString: advisory.cvssVectorString, score: advisory.cvssScore ?? 0 }, cvssSeverities: advisory.cvssSeverities,
-      epss: advisory.epssPercentage === null ? null : { percentage: advisory.epssPercentage, percentile: advisory.epssPercentile },
-      cwes: advisory.cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })), identifiers: advisory.identifiers, references: advisory.references.map((r) => r.url),
-      publishedAt: new Date(advisory.publishedAt), updatedAt: new Date(advisory.updatedAt), withdrawnAt: date(advisory.withdrawnAt),
-      vulnerabilities: advisory.vulnerabilities.map(vulnerability),
-    },
-    securityVulnerability: view.vulnerability === null ? null : vulnerability(view.vulnerability),
+    securityAdvisory: toSecurityAdvisory(advisory),
+    securityVulnerability: view.vulnerability === null ? null : toVulnerability(view.vulnerability),
     url: rest.url,
     htmlUrl: rest.html_url,
     createdAt: new Date(alert.createdAt),

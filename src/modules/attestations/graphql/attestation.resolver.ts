@@ -1,0 +1,56 @@
+import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../../../graphql/context';
+import { toConnection, windowOf, type Connection } from '../../../graphql/relay';
+import { parseInput } from '../../../http/validate';
+import { encodeCursor } from '../../../database/keyset';
+import { encodeNodeId } from '../../../shared/node-id';
+import type { RepositoryRecord } from '../../accounts/accounts.types';
+import { Repository, toRepository } from '../../accounts/graphql/account.types';
+import { ATTESTATION_INPUT, createBody, listQuery, subjectPath } from '../attestations.schemas';
+import { serializeAttestation } from '../attestations.serializers';
+import { ATTESTATIONS_LIST, type AttestationRecord } from '../attestations.store';
+import { Attestation, AttestationArgs, AttestationConnection, AttestationSubject, CreateAttestationInput, CreateAttestationPayload } from './attestation.types';
+
+export function toAttestation(base: string, repo: RepositoryRecord, record: AttestationRecord): Attestation {
+  const rest = serializeAttestation(base, { ownerLogin: repo.ownerLogin, name: repo.name }, record);
+  return {
+    id: encodeNodeId('Attestation', record.id), databaseId: record.id, bundle: record.bundle, predicateType: record.predicateType,
+    bundleUrl: rest.bundle_url, initiator: record.initiatorLogin, repository: toRepository(base, repo), record,
+  };
+}
+
+@Resolver(() => Repository)
+export class RepositoryAttestations {
+  @FieldResolver(() => AttestationConnection, { nullable: true, description: 'Attestations of the repository for a subject digest, newest first.' })
+  async attestations(@Root() repo: Repository, @Args() args: AttestationArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<Attestation>> {
+    const window = windowOf(args);
+    // The same checks as #22: the digest's form and the predicate type.
+    const { subject_digest: digest } = parseInput(subjectPath, { owner: repo.record.ownerLogin, repo: repo.name, subject_digest: args.subjectDigest }, ATTESTATION_INPUT);
+    parseInput(listQuery, Object.fromEntries(Object.entries({ predicate_type: args.predicateType, after: window.after, before: window.before }).filter(([, v]) => v != null)), ATTESTATION_INPUT);
+    const result = await ctx.services.attestations.list(ctx.principal, repo.record.ownerLogin, repo.name, digest, {
+      predicateType: args.predicateType ?? undefined, perPage: Math.max(window.perPage, 1), after: window.after, before: window.before, fromEnd: window.fromEnd, withTotal: true,
+    });
+    const items = window.perPage === 0 ? [] : result.page.items;
+    return toConnection({ ...result.page, items }, (a) => encodeCursor(ATTESTATIONS_LIST, [a.id]), (a) => toAttestation(ctx.apiBase, result.repo, a), result.total ?? items.length);
+  }
+}
+
+@Resolver(() => Attestation)
+export class AttestationSubjects {
+  @FieldResolver(() => [AttestationSubject], { description: 'The subjects with a sha256 digest, as indexed.' })
+  async subjects(@Root() attestation: Attestation, @Ctx() ctx: GraphQLContext): Promise<AttestationSubject[]> {
+    return ctx.loaders.attestationSubjectsById.load(attestation.databaseId);
+  }
+}
+
+@Resolver()
+export class AttestationMutations {
+  @Mutation(() => CreateAttestationPayload, { description: 'Checks a signed bundle and stores it against a repository (once).' })
+  async createAttestation(@Arg('input', { description: 'The repository and bundle.' }) input: CreateAttestationInput, @Ctx() ctx: GraphQLContext): Promise<CreateAttestationPayload> {
+    const body = parseInput(createBody, { bundle: input.bundle }, ATTESTATION_INPUT);
+    const { id } = await ctx.services.attestations.create(ctx.principal, input.owner, input.repository, body.bundle);
+    const record = await ctx.services.attestations.get(ctx.principal, input.owner, input.repository, id);
+    const repo = (await ctx.loaders.repositoryById.load(record.repoId))!;
+    return { attestation: toAttestation(ctx.apiBase, repo, record) };
+  }
+}

@@ -1,0 +1,43 @@
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+import { ConnectionArgs, connectionOf } from '../../../graphql/relay';
+import { Node } from '../../accounts/graphql/node';
+import { Repository } from '../../accounts/graphql/account.types';
+import type { AttestationRecord } from '../attestations.store';
+
+@ObjectType({ description: 'A subject an attestation is about.' })
+export class AttestationSubject {
+  @Field({ description: 'sha256:<64 hex>.' }) digest!: string;
+  @Field(() => String, { nullable: true, description: 'The subject\'s name, e.g. a file name.' }) name!: string | null;
+}
+
+@ObjectType({ implements: Node, description: 'A signed attestation (a Sigstore bundle) stored against a repository.' })
+export class Attestation extends Node {
+  @Field(() => Int, { description: 'The numeric id #21 answers.' }) databaseId!: number;
+  @Field(() => GraphQLJSON, { description: 'The bundle, as it was sent.' }) bundle!: unknown;
+  @Field({ description: 'The in-toto predicate type.' }) predicateType!: string;
+  @Field({ description: 'Where the bundle alone can be fetched (REST).' }) bundleUrl!: string;
+  @Field(() => String, { nullable: true, description: 'The login that uploaded it, if a user did.' }) initiator!: string | null;
+  @Field(() => Repository, { description: 'The repository.' }) repository!: Repository;
+  record!: AttestationRecord;
+}
+
+export const AttestationConnection = connectionOf('Attestation', Attestation, 'a list of attestations');
+
+@ArgsType()
+export class AttestationArgs extends ConnectionArgs {
+  @Field({ description: 'sha256:<64 hex> of the subject.' }) subjectDigest!: string;
+  @Field(() => String, { nullable: true, description: 'A predicate type URI, or provenance, sbom or release.' }) predicateType?: string;
+}
+
+@InputType({ description: 'A bundle to store against a repository.' })
+export class CreateAttestationInput {
+  @Field({ description: 'The owner\'s login.' }) owner!: string;
+  @Field({ description: 'The repository\'s name.' }) repository!: string;
+  @Field(() => GraphQLJSON, { description: 'The Sigstore bundle.' }) bundle!: unknown;
+}
+
+@ObjectType({ description: 'The result of createAttestation.' })
+export class CreateAttestationPayload {
+  @Field(() => Attestation, { description: 'The attestation (the existing one when the same bundle was sent before).' }) attestation!: Attestation;
+}
