@@ -49,8 +49,9 @@ export class Authorizer {
 
   /** Whether the caller may see a target at all (the visibility step alone, for GraphQL look-ups). */
   async isVisible(db: Executor, principal: Principal, target: Target): Promise<boolean> {
-    if (principal.kind === 'anonymous') return target.kind === 'org' || (target.kind === 'repo' && !target.isPrivate);
-    if (target.kind === 'repo' && !target.isPrivate && principal.grant.kind === 'scopes') return true;
+    // Public repositories are visible to everyone, whatever token (or none) they come with.
+    if (target.kind === 'repo' && !target.isPrivate) return true;
+    if (principal.kind === 'anonymous') return target.kind === 'org';
     try {
       await this.assertVisible(db, principal, target);
       return true;

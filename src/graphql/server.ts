@@ -1,3 +1,4 @@
+import 'reflect-metadata'; // type-graphql's decorators need it before any decorated class loads
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault, ApolloServerPluginLandingPageProductionDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -8,6 +9,7 @@ import { DomainError } from '../errors/domain';
 import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
+import { complexityLimit, validationRules } from './limits';
 import { createLoaders } from './loaders';
 import { graphqlSchema } from './schema';
 
@@ -18,13 +20,17 @@ export interface GraphQLOptions {
 
 /** Apollo Server over the same services as REST, mounted as Express middleware. */
 export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
+  const schema = graphqlSchema();
   const server = new ApolloServer<GraphQLContext>({
-    schema: graphqlSchema(),
+    schema,
+    validationRules,
+    allowBatchedHttpRequests: false, // one operation per request
     introspection: options.explorer,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError((error) => logger.error({ err: error }, 'unhandled GraphQL error')),
     plugins: [
+      complexityLimit(schema),
       options.explorer
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
         : ApolloServerPluginLandingPageProductionDefault({ footer: false }),
