@@ -21,6 +21,17 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DEEP_PAGE = Number(process.env.BENCH_DEEP_PAGE ?? 300);
 const PER_PAGE = 30;
+// What a dashboard asks of GraphQL: the fields of the REST page, for the same 30 alerts.
+const DASHBOARD_QUERY = `{ organization(login: "bench-org-0") { dependencyAlerts(first: ${PER_PAGE}) { totalCount edges { cursor node {
+  number state url htmlUrl createdAt updatedAt dismissedAt dismissedReason dismissedComment fixedAt autoDismissedAt
+  dismissedBy { login } assignees { login url }
+  dependency { package { ecosystem name } manifestPath scope relationship }
+  securityAdvisory { svcsaId cveId summary description severity classification cvss { vectorString score } epss { percentage percentile }
+    cwes { cweId name } identifiers { type value } references publishedAt updatedAt withdrawnAt
+    vulnerabilities { package { ecosystem name } severity vulnerableVersionRange firstPatchedVersion } }
+  securityVulnerability { package { ecosystem name } severity vulnerableVersionRange firstPatchedVersion }
+  repository { nameWithOwner isPrivate description url owner { ... on Organization { login url } } }
+} } } } }`;
 const root = packageRoot();
 const out = path.join(root, '.bench');
 const hasTaskset = fs.existsSync('/usr/bin/taskset') && os.cpus().length > 1;
@@ -29,10 +40,11 @@ const pinned = (core: number, command: string, args: string[]): [string, string[
 
 interface Load { rps: number; p50: number; p99: number; errors: number; non2xx: number }
 
-async function autocannon(url: string, headers: Record<string, string>): Promise<Load> {
+async function autocannon(url: string, headers: Record<string, string>, body?: string): Promise<Load> {
   const headerArgs = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]);
+  const bodyArgs = body === undefined ? [] : ['-m', 'POST', '-b', body];
   const [command, args] = pinned(1, process.execPath, [
-    path.join(root, 'node_modules', 'autocannon', 'autocannon.js'), '-j', '-c', String(CONNECTIONS), '-d', String(DURATION), ...headerArgs, url,
+    path.join(root, 'node_modules', 'autocannon', 'autocannon.js'), '-j', '-c', String(CONNECTIONS), '-d', String(DURATION), ...headerArgs, ...bodyArgs, url,
   ]);
   const { stdout } = await run(command, args, { maxBuffer: 64 * 1024 * 1024 });
   const result = JSON.parse(stdout);
@@ -83,20 +95,22 @@ async function main(): Promise<void> {
   try {
     await waitFor(`http://127.0.0.1:${port}/healthz`);
     const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
-    const scenarios = [
-      { scenario: 'organization alerts, first page', path: `/orgs/bench-org-0/dependency-bot/alerts?per_page=${PER_PAGE}` },
-      { scenario: `organization alerts, page ${DEEP_PAGE}`, path: `/orgs/bench-org-0/dependency-bot/alerts?per_page=${PER_PAGE}&after=${deepCursor}` },
+    const scenarios: Array<{ scenario: string; path: string; body?: string; count: (answer: any) => number }> = [
+      { scenario: 'organization alerts, first page', path: `/orgs/bench-org-0/dependency-bot/alerts?per_page=${PER_PAGE}`, count: (a) => a.length },
+      { scenario: `organization alerts, page ${DEEP_PAGE}`, path: `/orgs/bench-org-0/dependency-bot/alerts?per_page=${PER_PAGE}&after=${deepCursor}`, count: (a) => a.length },
+      { scenario: 'GraphQL dashboard query, same 30 alerts', path: '/graphql', body: JSON.stringify({ query: DASHBOARD_QUERY }), count: (a) => a.data.organization.dependencyAlerts.edges.length },
     ];
     for (const [i, s] of scenarios.entries()) {
       const url = `http://127.0.0.1:${port}${s.path}`;
-      const response = await fetch(url, { headers });
+      const requestHeaders = s.body === undefined ? headers : { ...headers, 'content-type': 'application/json' };
+      const response = await fetch(url, { method: s.body === undefined ? 'GET' : 'POST', headers: requestHeaders, ...(s.body === undefined ? {} : { body: s.body }) });
       const bytes = Buffer.from(await response.arrayBuffer());
-      if (response.status !== 200 || JSON.parse(bytes.toString()).length !== PER_PAGE) throw new Error(`${s.scenario}: unexpected answer ${response.status}`);
+      if (response.status !== 200 || s.count(JSON.parse(bytes.toString())) !== PER_PAGE) throw new Error(`${s.scenario}: unexpected answer ${response.status}`);
       const file = path.join(out, `response-${i}.json`);
       fs.writeFileSync(file, bytes);
       const floor = await startFloor(file, port + 1 + i);
       try {
-        const orgsec = await autocannon(url, headers);
+        const orgsec = await autocannon(url, requestHeaders, s.body);
         const floorLoad = await autocannon(`http://127.0.0.1:${port + 1 + i}/`, {});
         results.push({ scenario: s.scenario, orgsec, floor: floorLoad, ratio: orgsec.rps / floorLoad.rps, bytes: bytes.length });
         process.stderr.write(`  ${s.scenario}: ${orgsec.rps.toFixed(0)} req/s vs floor ${floorLoad.rps.toFixed(0)}\n`);

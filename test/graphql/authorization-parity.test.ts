@@ -16,7 +16,9 @@ const TOKENS: Array<string | undefined> = [undefined, 'not-a-real-token', ...DEM
 
 interface Pair {
   name: string;
-  rest: { method: 'get' | 'put' | 'patch' | 'post'; path: string; body?: unknown };
+  rest: { method: 'get' | 'put' | 'patch' | 'post' | 'delete'; path: string; body?: unknown };
+  /** Puts back what the previous call removed (as the owner), so each call starts alike. */
+  before?: { method: 'post'; path: string; body: unknown };
   graphql: { query: string; variables?: Record<string, unknown>; path: string };
 }
 
@@ -34,6 +36,12 @@ const PAIRS: Pair[] = [
   { name: '#26 one alert', rest: { method: 'get', path: '/repos/acme-corp/api/dependency-bot/alerts/1' }, graphql: { query: '{ repository(owner: "acme-corp", name: "api") { dependencyAlert(number: 1) { number } } }', path: 'repository.dependencyAlert' } },
   { name: '#3 assign a team role', rest: { method: 'put', path: '/orgs/acme-corp/organization-roles/teams/security/8132' }, graphql: { query: 'mutation { assignOrganizationRoleToTeam(input: {organization: "acme-corp", team: "security", roleId: 8132}) { team { slug } } }', path: 'assignOrganizationRoleToTeam' } },
   { name: '#6 assign a user role', rest: { method: 'put', path: '/orgs/acme-corp/organization-roles/users/bob/8132' }, graphql: { query: 'mutation { assignOrganizationRoleToUser(input: {organization: "acme-corp", user: "bob", roleId: 8132}) { user { login } } }', path: 'assignOrganizationRoleToUser' } },
+  { name: '#4 revoke a team role', rest: { method: 'delete', path: '/orgs/acme-corp/organization-roles/teams/security/8133' }, graphql: { query: 'mutation { revokeOrganizationRoleFromTeam(input: {organization: "acme-corp", team: "security", roleId: 8133}) { team { slug } } }', path: 'revokeOrganizationRoleFromTeam' } },
+  { name: '#2 revoke all team roles', rest: { method: 'delete', path: '/orgs/acme-corp/organization-roles/teams/platform-infra' }, graphql: { query: 'mutation { revokeAllOrganizationRolesFromTeam(input: {organization: "acme-corp", team: "platform-infra"}) { team { slug } } }', path: 'revokeAllOrganizationRolesFromTeam' } },
+  { name: '#7 revoke a user role', rest: { method: 'delete', path: '/orgs/acme-corp/organization-roles/users/erin/8133' }, graphql: { query: 'mutation { revokeOrganizationRoleFromUser(input: {organization: "acme-corp", user: "erin", roleId: 8133}) { user { login } } }', path: 'revokeOrganizationRoleFromUser' } },
+  { name: '#5 revoke all user roles', rest: { method: 'delete', path: '/orgs/acme-corp/organization-roles/users/erin' }, graphql: { query: 'mutation { revokeAllOrganizationRolesFromUser(input: {organization: "acme-corp", user: "erin"}) { user { login } } }', path: 'revokeAllOrganizationRolesFromUser' } },
+  { name: '#12 and #13 enterprise inclusion', rest: { method: 'delete', path: '/enterprises/acme/actions/oidc/customization/properties/repo/environment' }, graphql: { query: 'mutation { removeEnterpriseOidcPropertyInclusion(input: {enterprise: "acme", customPropertyName: "environment"}) { inclusions { customPropertyName } } }', path: 'removeEnterpriseOidcPropertyInclusion' }, before: { method: 'post', path: '/enterprises/acme/actions/oidc/customization/properties/repo', body: { custom_property_name: 'environment' } } },
+  { name: '#15 and #16 organization inclusion', rest: { method: 'delete', path: '/orgs/acme-corp/actions/oidc/customization/properties/repo/environment' }, graphql: { query: 'mutation { removeOrganizationOidcPropertyInclusion(input: {organization: "acme-corp", customPropertyName: "environment"}) { inclusions { customPropertyName } } }', path: 'removeOrganizationOidcPropertyInclusion' }, before: { method: 'post', path: '/orgs/acme-corp/actions/oidc/customization/properties/repo', body: { custom_property_name: 'environment' } } },
   { name: '#18 set the organization template', rest: { method: 'put', path: '/orgs/acme-corp/actions/oidc/customization/sub', body: { include_claim_keys: ['repo', 'context'] } }, graphql: { query: 'mutation { setOrganizationOidcSubjectClaimTemplate(input: {organization: "acme-corp", includeClaimKeys: ["repo", "context"]}) { template { includeClaimKeys } } }', path: 'setOrganizationOidcSubjectClaimTemplate' } },
   { name: '#20 set a repository template', rest: { method: 'put', path: '/repos/acme-corp/api/actions/oidc/customization/sub', body: { use_default: true } }, graphql: { query: 'mutation { setRepositoryOidcSubjectClaimTemplate(input: {owner: "acme-corp", repository: "api", useDefault: true}) { template { useDefault } } }', path: 'setRepositoryOidcSubjectClaimTemplate' } },
   { name: '#21 create an attestation', rest: { method: 'post', path: '/repos/acme-corp/api/attestations', body: { bundle: FIXTURE } }, graphql: { query: 'mutation($bundle: JSON!) { createAttestation(input: {owner: "acme-corp", repository: "api", bundle: $bundle}) { attestation { databaseId } } }', variables: { bundle: FIXTURE }, path: 'createAttestation' } },
@@ -66,9 +74,14 @@ afterAll(() => t.close());
 
 describe.each(PAIRS.map((p) => [p.name, p] as const))('%s', (_name, pair) => {
   it.each(TOKENS.map((token) => [token ?? 'no token', token] as const))('for %s, GraphQL answers as REST does', async (_label, token) => {
+    const restore = async () => {
+      if (pair.before) await t.http().post(pair.before.path).set('Authorization', 'Bearer svc_demo_alice_owner').send(pair.before.body as object);
+    };
+    await restore();
     const request = t.http()[pair.rest.method](pair.rest.path);
     if (token) request.set('Authorization', `Bearer ${token}`);
     const rest = await (pair.rest.body ? request.send(pair.rest.body as object) : request);
+    await restore();
     const graphql = await gql(t, pair.graphql.query, { ...(token ? { token } : {}), ...(pair.graphql.variables ? { variables: pair.graphql.variables } : {}) });
     const got = outcome(graphql, pair.graphql.path);
     expect({ rest: rest.status, graphql: got, agrees: expectedOutcomes(rest.status).includes(got) }).toEqual({ rest: rest.status, graphql: got, agrees: true });
