@@ -51,6 +51,15 @@ export function decodeCursor(list: string, cursor: string, columns: readonly Key
  * `columns`, whose last column must be unique. Sort columns must be non-null.
  */
 export function whereBeyond(query: Knex.QueryBuilder, columns: readonly KeysetColumn[], values: readonly SortValue[], side: 'after' | 'before'): void {
+  // One direction for every column: a row-value comparison, which both SQLite and
+  // PostgreSQL turn into a single index seek (the OR expansion below may scan).
+  if (columns.every((c) => c.direction === columns[0]!.direction)) {
+    const forward = (columns[0]!.direction === 'asc') === (side === 'after');
+    const list = columns.map(() => '??').join(', ');
+    const params = columns.map(() => '?').join(', ');
+    query.whereRaw(`(${list}) ${forward ? '>' : '<'} (${params})`, [...columns.map((c) => c.column), ...values]);
+    return;
+  }
   query.where((outer) => {
     columns.forEach((_, i) => {
       outer.orWhere((inner) => {

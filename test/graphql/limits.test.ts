@@ -39,3 +39,16 @@ it('refuses batched operations (one operation per request)', async () => {
   const res = await t.http().post('/graphql').set('Content-Type', 'application/json').send([{ query: '{ viewer { login } }' }, { query: '{ viewer { login } }' }]);
   expect(res.status).toBe(400);
 });
+
+describe('with GRAPHQL_EXPLORER=off', () => {
+  it('introspection is refused and a browser gets no Sandbox', async () => {
+    const { createApp } = await import('../../src/app');
+    const pino = (await import('pino')).default;
+    const request = (await import('supertest')).default;
+    const app = await createApp({ services: t.services, logger: pino({ level: 'silent' }), graphqlExplorer: false });
+    const introspection = await request(app).post('/graphql').set('Content-Type', 'application/json').send({ query: '{ __schema { queryType { name } } }' });
+    expect(introspection.body.errors?.[0]?.message).toMatch(/introspection/i);
+    const page = await request(app).get('/graphql').set('Accept', 'text/html');
+    expect(page.text).not.toMatch(/sandbox/i);
+  });
+});
