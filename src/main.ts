@@ -30,8 +30,14 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const url = `http://${host}:${port}`;
   logger.info({ url }, 'orgsec listening');
   let closing: Promise<void> | undefined;
+  // Graceful: stop accepting, let requests in flight finish, drop idle keep-alive
+  // connections at once and any others after a grace period, then close the pool.
   const close = () =>
-    (closing ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => database.knex.destroy()));
+    (closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 5_000).unref();
+    }).then(() => database.knex.destroy()));
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');

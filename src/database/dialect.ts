@@ -36,3 +36,23 @@ export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'fo
 export function lockForUpdate<Q extends { forUpdate(): Q; client: { config: { client?: unknown } } }>(query: Q): Q {
   return query.client.config.client === 'pg' ? query.forUpdate() : query;
 }
+
+/**
+ * A transaction that lost a race with another process and can simply run again:
+ * SQLite busy or locked (several processes over one file), PostgreSQL serialization
+ * failure or deadlock (several instances over one database).
+ */
+export function isRetryableConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED' || code === '40001' || code === '40P01';
+}
+
+/**
+ * SQLite: the first write statement of a transaction takes the write lock, so issuing one
+ * that touches nothing makes it BEGIN IMMEDIATE (knex only says BEGIN). A read-then-write
+ * transaction then waits for the lock up front (busy timeout) instead of failing half-way.
+ * PostgreSQL locks rows as it goes (FOR UPDATE where a read decides a write).
+ */
+export async function takeWriteLock(trx: { raw(sql: string): Promise<unknown>; client: { config: { client?: unknown } } }): Promise<void> {
+  if (trx.client.config.client !== 'pg') await trx.raw('DELETE FROM accounts WHERE 0');
+}

@@ -6,11 +6,31 @@ function migratorConfig(db: Database): Knex.MigratorConfig {
   return { migrationSource, ...(db.schema ? { schemaName: db.schema } : {}) };
 }
 
-/** Runs pending migrations; returns the names it ran. */
+const WAIT_FOR_OTHER_INSTANCE_MS = 120_000;
+
+/** Another instance is migrating (it holds knex's lock, or created its tables a moment ago). */
+function isMigrationRace(error: unknown): boolean {
+  const { name, code, message } = (error ?? {}) as { name?: unknown; code?: unknown; message?: unknown };
+  return name === 'MigrationLocked' || code === '23505' || code === '42P07' || code === 'SQLITE_BUSY'
+    || (typeof message === 'string' && message.includes('already locked'));
+}
+
+/**
+ * Runs pending migrations; returns the names it ran. When several instances start at once,
+ * one migrates and the others wait for it, then find nothing left to run.
+ */
 export async function migrateLatest(db: Database): Promise<string[]> {
   if (db.schema) await db.knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [db.schema]);
-  const [, ran] = (await db.knex.migrate.latest(migratorConfig(db))) as [number, string[]];
-  return ran;
+  const started = Date.now();
+  for (;;) {
+    try {
+      const [, ran] = (await db.knex.migrate.latest(migratorConfig(db))) as [number, string[]];
+      return ran;
+    } catch (error) {
+      if (!isMigrationRace(error) || Date.now() - started > WAIT_FOR_OTHER_INSTANCE_MS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+    }
+  }
 }
 
 export async function rollbackAll(db: Database): Promise<void> {

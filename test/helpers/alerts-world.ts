@@ -161,7 +161,7 @@ export function alertsWorld(alerts: DeclaredAlert[], advisories: Advisory[]) {
     })),
     alerts,
     tokens: [
-      { token: AL.owner, type: 'classic', user: 'al-owner', scopes: ['repo', 'read:org'] },
+      { token: AL.owner, type: 'classic', user: 'al-owner', scopes: ['repo', 'admin:org'] },
       { token: AL.ownerPublicRepo, type: 'classic', user: 'al-owner', scopes: ['public_repo'] },
       { token: AL.ownerReadOrg, type: 'classic', user: 'al-owner', scopes: ['read:org'] },
       { token: AL.securityManager, type: 'classic', user: 'al-secmgr', scopes: ['security_events'] },

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { withTransaction } from '../../database/transaction';
 import { nowTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import type { AccountsStore } from '../accounts/accounts.store';
@@ -66,7 +67,7 @@ export class WorldLoader {
   async load(input: unknown, options: LoadOptions = {}): Promise<LoadSummary> {
     const world = parseWorld(input);
     const progress = options.onProgress ?? (() => undefined);
-    return this.deps.db.transaction(async (trx) => {
+    return withTransaction(this.deps.db, async (trx) => {
       if (options.replace) {
         for (const table of WORLD_TABLES) await trx(table).delete();
         await trx('organization_roles').whereNotNull('org_id').delete();

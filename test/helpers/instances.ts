@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import { dialect } from './test-database';
+
+// Real orgsec processes (the built CLI) over one shared database, as several instances
+// behind a load balancer would be.
+
+const CLI = path.join(__dirname, '..', '..', 'dist', 'src', 'cli', 'index.js');
+
+export interface SharedDatabase {
+  /** What every instance is given as --database. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database several processes can reach: a SQLite file, or a PostgreSQL schema named in the URL. */
+export async function sharedDatabase(): Promise<SharedDatabase> {
+  const id = crypto.randomBytes(5).toString('hex');
+  if (dialect === 'postgres') {
+    const base = process.env.TEST_DATABASE_URL!;
+    const schema = `shared_${id}`;
+    const admin = knexFactory({ client: 'pg', connection: base });
+    await admin.raw('CREATE SCHEMA ??', [schema]);
+    const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    return { url, drop: async () => { await admin.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]); await admin.destroy(); } };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-shared-'));
+  return { url: path.join(dir, 'shared.sqlite'), drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface Instance {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `orgsec serve --port 0` over the database; resolves with its URL once it listens. */
+export function startInstance(databaseUrl: string): Promise<Instance> {
+  if (!fs.existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` (npm test does) before these tests');
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--database', databaseUrl], {
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance did not start:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /serving at (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          url: match[1]!,
+          process: child,
+          stop: () => new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+        });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`instance exited (${code}):\n${output}`)); });
+  });
+}

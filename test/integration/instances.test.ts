@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { sharedDatabase, startInstance, type Instance, type SharedDatabase } from '../helpers/instances';
+import { alertsWorld, makeAdvisories, makeAlerts, AL, ORG } from '../helpers/alerts-world';
+import fs from 'node:fs';
+import os from 'node:os';
+
+// Two orgsec processes over one database (PostgreSQL, or one SQLite file in WAL mode):
+// concurrent writes through both never lose an update, never duplicate, never fail.
+
+const advisories = makeAdvisories();
+const declared = makeAlerts(60, 5, advisories);
+/** Alerts that can be reopened (not fixed), so every race below really runs. */
+const reopenable = declared.filter((x) => x.repository.startsWith(`${ORG}/`) && x.state !== 'fixed');
+
+let db: SharedDatabase;
+let a: Instance;
+let b: Instance;
+const owner = { Authorization: `Bearer ${AL.owner}`, 'Content-Type': 'application/json' };
+
+async function call(instance: Instance, method: string, url: string, body?: unknown, headers: Record<string, string> = owner) {
+  const res = await fetch(`${instance.url}${url}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, etag: res.headers.get('etag') };
+}
+
+beforeAll(async () => {
+  db = await sharedDatabase();
+  // Both start at once on an empty database: one migrates, the other waits for it.
+  [a, b] = await Promise.all([startInstance(db.url), startInstance(db.url)]);
+  const worldFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-world-')), 'world.json');
+  fs.writeFileSync(worldFile, JSON.stringify(alertsWorld(declared, advisories)));
+  const load = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'src', 'cli', 'index.js'), 'load', worldFile, '--database', db.url], { encoding: 'utf8' });
+  if (load.status !== 0) throw new Error(load.stderr);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await db?.drop();
+});
+
+it('both instances started at once over a fresh database, and both answer', async () => {
+  for (const instance of [a, b]) expect((await call(instance, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
+});
+
+it('concurrent updates of one alert through both instances keep every effect', async () => {
+  const target = reopenable[0]!;
+  const alert = `/repos/${target.repository}/dependency-bot/alerts/${target.number}`;
+  for (let round = 0; round < 5; round++) {
+    expect((await call(a, 'PATCH', alert, { state: 'open', assignees: [] })).status).toBe(200);
+    const [dismissed, assigned] = await Promise.all([
+      call(a, 'PATCH', alert, { state: 'dismissed', dismissed_reason: 'tolerable_risk' }),
+      call(b, 'PATCH', alert, { assignees: [`dev-${round % 4}`] }),
+    ]);
+    expect([dismissed.status, assigned.status]).toEqual([200, 200]);
+    const after = await call(b, 'GET', alert);
+    expect(after.body.state).toBe('dismissed');
+    expect(after.body.dismissed_reason).toBe('tolerable_risk');
+    expect(after.body.assignees.map((u: { login: string }) => u.login)).toEqual([`dev-${round % 4}`]);
+  }
+});
+
+it('concurrent dismissals of one open alert: exactly one succeeds, the others are 409, none is half-applied', async () => {
+  const target = reopenable[1]!;
+  const alert = `/repos/${target.repository}/dependency-bot/alerts/${target.number}`;
+  expect((await call(a, 'PATCH', alert, { state: 'open' })).status).toBe(200);
+  const results = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+    call(i % 2 ? a : b, 'PATCH', alert, { state: 'dismissed', dismissed_reason: 'inaccurate', dismissed_comment: `attempt ${i}` })));
+  const statuses = results.map((r) => r.status).sort();
+  expect(statuses).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+  const winner = results.find((r) => r.status === 200)!;
+  const after = await call(a, 'GET', alert);
+  expect(after.body.dismissed_comment).toBe(winner.body.dismissed_comment);
+});
+
+it('concurrent role assignments through both instances make one assignment and no error', async () => {
+  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(i % 2 ? a : b, 'PUT', `/orgs/${ORG}/organization-roles/teams/devs/8133`)));
+  expect(results.map((r) => r.status)).toEqual(Array(10).fill(204));
+  const teams = await call(a, 'GET', `/orgs/${ORG}/organization-roles/8133/teams`);
+  expect(teams.body.map((t: { slug: string }) => t.slug)).toEqual(['devs']);
+});
+
+it('concurrent creates of one OIDC inclusion through both instances: one 201, the rest 422, one row', async () => {
+  const world = { organizations: [{ login: ORG, custom_properties: [{ name: 'tier' }] }] };
+  const worldFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-world-')), 'props.json');
+  fs.writeFileSync(worldFile, JSON.stringify(world));
+  const load = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'src', 'cli', 'index.js'), 'load', worldFile, '--database', db.url], { encoding: 'utf8' });
+  expect(load.status).toBe(0);
+  const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+    call(i % 2 ? a : b, 'POST', `/orgs/${ORG}/actions/oidc/customization/properties/repo`, { custom_property_name: 'tier' })));
+  expect(results.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(422)]);
+  expect((await call(b, 'GET', `/orgs/${ORG}/actions/oidc/customization/properties/repo`)).body).toEqual([
+    { property_name: 'tier', custom_property_name: 'tier', inclusion_source: 'organization' },
+  ]);
+});
+
+it('the ETag a list had on one instance changes after a write through the other', async () => {
+  const list = `/repos/${ORG}/repo-4/dependency-bot/alerts?state=open,dismissed,auto_dismissed`;
+  const before = await call(a, 'GET', list);
+  const target = before.body[0];
+  await call(b, 'PATCH', `/repos/${ORG}/repo-4/dependency-bot/alerts/${target.number}`, { assignees: target.assignees.length ? [] : ['dev-1'] }).then((r) => expect(r.status).toBe(200));
+  const res = await fetch(`${a.url}${list}`, { headers: { ...owner, 'If-None-Match': before.etag! } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('etag')).not.toBe(before.etag);
+});
