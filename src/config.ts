@@ -10,6 +10,7 @@ const envSchema = z.object({
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   GRAPHQL_EXPLORER: z.enum(['on', 'off']).default('on'),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
 });
 
 export interface Config {
@@ -20,6 +21,8 @@ export interface Config {
   rateLimits: boolean;
   trustProxy: boolean;
   graphqlExplorer: boolean;
+  /** PostgreSQL connections per instance (SQLite always uses one). */
+  databasePoolMax: number;
 }
 
 export class ConfigError extends Error {}
@@ -40,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimits: e.RATE_LIMITS === 'on',
     trustProxy: e.TRUST_PROXY === 'true',
     graphqlExplorer: e.GRAPHQL_EXPLORER === 'on',
+    databasePoolMax: e.DATABASE_POOL_MAX,
     ...overrides,
   };
 }

@@ -15,7 +15,7 @@ export interface RunningServer {
 /** config → database → migrations → listen; closes cleanly on SIGTERM/SIGINT. */
 export async function startServer(config: Config, hooks: { beforeListen?: (services: ReturnType<typeof createServices>) => Promise<void> } = {}): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
   await migrateLatest(database);
   const services = createServices(database);
   await hooks.beforeListen?.(services);

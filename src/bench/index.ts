@@ -125,11 +125,13 @@ async function main(): Promise<void> {
   } finally {
     server.kill();
   }
-  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, SQLite`;
+  const postgres = process.env.BENCH_DATABASE_URL ? await benchPostgres(process.env.BENCH_DATABASE_URL) : [];
+  results.push(...postgres);
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
   const report = { date: new Date().toISOString(), machine, alerts: ALERTS, loadSeconds, connections: CONNECTIONS, durationSeconds: DURATION, pinned: hasTaskset, results };
   fs.writeFileSync(path.join(out, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
   const table = [
-    `Benchmark of ${report.date.slice(0, 10)} on ${machine}; ${ALERTS.toLocaleString('en')} alerts${reuse ? '' : ` loaded in ${loadSeconds.toFixed(1)} s`}; ${CONNECTIONS} connections, ${DURATION} s each${hasTaskset ? ', server and load generator pinned to separate cores' : ''}.`,
+    `Benchmark of ${report.date.slice(0, 10)} on ${machine}; SQLite rows over ${ALERTS.toLocaleString('en')} alerts${reuse ? '' : ` loaded in ${loadSeconds.toFixed(1)} s`}; ${CONNECTIONS} connections, ${DURATION} s each${hasTaskset ? ', server and load generator pinned to separate cores' : ''}.`,
     '',
     '| scenario | orgsec req/s | p50 ms | p99 ms | floor req/s | ratio to floor |',
     '|---|---:|---:|---:|---:|---:|',
@@ -137,6 +139,60 @@ async function main(): Promise<void> {
   ].join('\n');
   fs.writeFileSync(path.join(out, 'results.md'), `${table}\n`);
   process.stdout.write(`${table}\n`);
+}
+
+const PG_ALERTS = Number(process.env.BENCH_PG_ALERTS ?? 20_000);
+
+function startOrgsec(databaseUrl: string, port: number): Promise<ChildProcess> {
+  const server = spawn(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'index.js'), 'serve', '--port', String(port), '--database', databaseUrl], {
+    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMITS: 'off', DATABASE_URL: '' }, stdio: 'ignore',
+  });
+  return waitFor(`http://127.0.0.1:${port}/healthz`).then(() => server);
+}
+
+/**
+ * The organization list on PostgreSQL through one instance, then through two instances
+ * over the same database (each driven by its own autocannon at the same time, figures
+ * summed). Not pinned: the database server needs a core too.
+ */
+async function benchPostgres(baseUrl: string): Promise<Array<{ scenario: string; orgsec: Load; floor: Load; ratio: number; bytes: number }>> {
+  const schema = 'orgsec_bench';
+  const admin = openDatabase(baseUrl);
+  await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+  await admin.knex.raw('CREATE SCHEMA ??', [schema]);
+  await admin.knex.destroy();
+  const url = `${baseUrl}${baseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const db = openDatabase(url);
+  await migrateLatest(db);
+  const started = Date.now();
+  await createServices(db).world.load(generateWorld({ organizations: 10, repositoriesPerOrganization: 100, alerts: PG_ALERTS, advisories: 200 }));
+  process.stderr.write(`  PostgreSQL: loaded ${PG_ALERTS} alerts in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  await db.knex.destroy();
+  const headers = { authorization: `Bearer ${BENCH_TOKEN}` };
+  const page = `/orgs/bench-org-0/dependency-bot/alerts?per_page=${PER_PAGE}`;
+  const first = await startOrgsec(url, 4800);
+  const second = await startOrgsec(url, 4801);
+  try {
+    const bytes = Buffer.from(await (await fetch(`http://127.0.0.1:4800${page}`, { headers })).arrayBuffer());
+    const file = path.join(out, 'response-pg.json');
+    fs.writeFileSync(file, bytes);
+    const floorServer = await startFloor(file, 4802);
+    try {
+      const floor = await autocannon('http://127.0.0.1:4802/', {});
+      const one = await autocannon(`http://127.0.0.1:4800${page}`, headers);
+      const [x, y] = await Promise.all([autocannon(`http://127.0.0.1:4800${page}`, headers), autocannon(`http://127.0.0.1:4801${page}`, headers)]);
+      const two: Load = { rps: x.rps + y.rps, p50: Math.max(x.p50, y.p50), p99: Math.max(x.p99, y.p99), errors: x.errors + y.errors, non2xx: x.non2xx + y.non2xx };
+      return [
+        { scenario: `PostgreSQL (${PG_ALERTS.toLocaleString('en')} alerts), 1 instance, first page`, orgsec: one, floor, ratio: one.rps / floor.rps, bytes: bytes.length },
+        { scenario: `PostgreSQL (${PG_ALERTS.toLocaleString('en')} alerts), 2 instances, first page`, orgsec: two, floor, ratio: two.rps / floor.rps, bytes: bytes.length },
+      ];
+    } finally {
+      floorServer.kill();
+    }
+  } finally {
+    first.kill();
+    second.kill();
+  }
 }
 
 main().catch((error: unknown) => {
