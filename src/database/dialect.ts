@@ -56,3 +56,13 @@ export function isRetryableConflict(error: unknown): boolean {
 export async function takeWriteLock(trx: { raw(sql: string): Promise<unknown>; client: { config: { client?: unknown } } }): Promise<void> {
   if (trx.client.config.client !== 'pg') await trx.raw('DELETE FROM accounts WHERE 0');
 }
+
+/**
+ * Another process created the same table a moment ago (instances migrating at once).
+ * PostgreSQL says so by code; SQLite only has SQLITE_ERROR for it, so its message is read.
+ */
+export function isConcurrentCreate(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '42P07' || code === '23505') return true;
+  return code === 'SQLITE_ERROR' && typeof message === 'string' && /already exists/.test(message);
+}

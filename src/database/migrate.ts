@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { migrationSource } from '../../db/migrations';
 import type { Database } from './connection';
+import { isConcurrentCreate } from './dialect';
 
 function migratorConfig(db: Database): Knex.MigratorConfig {
   return { migrationSource, ...(db.schema ? { schemaName: db.schema } : {}) };
@@ -11,7 +12,7 @@ const WAIT_FOR_OTHER_INSTANCE_MS = 120_000;
 /** Another instance is migrating (it holds knex's lock, or created its tables a moment ago). */
 function isMigrationRace(error: unknown): boolean {
   const { name, code, message } = (error ?? {}) as { name?: unknown; code?: unknown; message?: unknown };
-  return name === 'MigrationLocked' || code === '23505' || code === '42P07' || code === 'SQLITE_BUSY'
+  return name === 'MigrationLocked' || isConcurrentCreate(error) || code === 'SQLITE_BUSY'
     || (typeof message === 'string' && message.includes('already locked'));
 }
 

@@ -9,10 +9,9 @@ export class AdvisoriesStore {
   async findByIds(db: Executor, ids: readonly number[]): Promise<Map<number, AdvisoryRecord>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    const [rows, vulnerabilities] = await Promise.all([
-      db('advisories').whereIn('id', unique).select('*'),
-      db('advisory_vulnerabilities').whereIn('advisory_id', unique).orderBy('id').select('*'),
-    ]);
+    // In sequence: in a transaction both run on one connection, which takes one query at a time.
+    const rows = await db('advisories').whereIn('id', unique).select('*');
+    const vulnerabilities = await db('advisory_vulnerabilities').whereIn('advisory_id', unique).orderBy('id').select('*');
     const byAdvisory = new Map<number, Row[]>();
     for (const v of vulnerabilities) {
       const list = byAdvisory.get(Number(v.advisory_id)) ?? [];

@@ -128,11 +128,10 @@ export class DependencyAlertsService {
   /** Loads what a page of alerts shows, a batch per kind (never a query per alert). */
   private async hydrate(db: Executor, alerts: AlertRecord[]): Promise<AlertView[]> {
     const { accounts, advisories, alerts: store } = this.deps;
-    const [advisoryById, assigneesByAlert, repositories] = await Promise.all([
-      advisories.findByIds(db, alerts.map((a) => a.advisoryId)),
-      store.assigneeIds(db, alerts.map((a) => a.id)),
-      accounts.findRepositoriesByIds(db, alerts.map((a) => a.repoId)),
-    ]);
+    // In sequence: inside a transaction these share one connection.
+    const advisoryById = await advisories.findByIds(db, alerts.map((a) => a.advisoryId));
+    const assigneesByAlert = await store.assigneeIds(db, alerts.map((a) => a.id));
+    const repositories = await accounts.findRepositoriesByIds(db, alerts.map((a) => a.repoId));
     const userIds = [...new Set([...[...assigneesByAlert.values()].flat(), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
     const users = new Map((await accounts.findAccountsByIds(db, userIds)).map((u) => [u.id, u]));
     return alerts.map((alert) => {
