@@ -1,12 +1,12 @@
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { Router, type Express } from 'express';
 import type { Services } from './composition';
-import { BadRequestError } from './errors/domain';
 import { apiVersion } from './http/api-version';
 import { authenticate } from './http/authenticate';
 import { errorMiddleware, unknownRoute } from './http/errors.middleware';
 import type { Logger } from './logger';
 import { createGraphQLMiddleware } from './graphql/server';
-import { jsonParser } from './http/body';
+import { apiBase } from './http/api-base';
+import { graphqlRequestGuard, jsonParser } from './http/body';
 import { attestationsRoutes } from './modules/attestations/attestations.routes';
 import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
 import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
@@ -21,28 +21,6 @@ export interface AppOptions {
   graphqlExplorer?: boolean;
 }
 
-const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
-
-/**
- * The base every URL in a body starts with: this request's origin and the API mount
- * path. The Host header is checked once here, so no URL is built from a malformed one.
- */
-const apiBase: RequestHandler = (req, res, next) => {
-  res.vary('Accept').vary('Authorization');
-  const host = req.host ?? 'localhost'; // X-Forwarded-Host when TRUST_PROXY is on
-  let origin: string | undefined;
-  if (HOST.test(host)) {
-    try {
-      origin = new URL(`${req.protocol}://${host}`).origin;
-    } catch {
-      origin = undefined;
-    }
-  }
-  if (origin === undefined) throw new BadRequestError('The Host header is not a valid host name.');
-  res.locals.apiBase = `${origin}${req.baseUrl}`;
-  next();
-};
-
 /** Express app with the REST API, GraphQL, health check and one error middleware (no listen). */
 export async function createApp({ services, logger, trustProxy = false, graphqlExplorer = true }: AppOptions): Promise<Express> {
   const app = express();
@@ -55,7 +33,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
     res.json({ status: 'ok' });
   });
 
-  app.use('/graphql', jsonParser(), await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer }));
+  // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
+  app.use('/graphql', apiBase, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard, await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer }));
 
   const api = Router();
   api.use(apiBase);

@@ -62,7 +62,7 @@ export async function takeWriteLock(trx: { raw(sql: string): Promise<unknown>; c
  * PostgreSQL says so by code; SQLite only has SQLITE_ERROR for it, so its message is read.
  */
 export function isConcurrentCreate(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (code === '42P07' || code === '23505') return true;
+  const { code, message, constraint } = (error ?? {}) as { code?: unknown; message?: unknown; constraint?: unknown };
+  if (code === '42P07' || (code === '23505' && constraint === 'pg_type_typname_nsp_index')) return true;
   return code === 'SQLITE_ERROR' && typeof message === 'string' && /already exists/.test(message);
 }

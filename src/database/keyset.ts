@@ -118,7 +118,8 @@ export async function fetchKeysetPage<R>(
   const cursorOf = (row: R) => encodeCursor(list, valuesOf(row));
   return {
     items,
-    next: last && (backward ? true : hasMore) ? cursorOf(last) : undefined,
+    // Going back from a cursor, the cursor's row follows; the last page has nothing after it.
+    next: last && (backward ? options.before !== undefined : hasMore) ? cursorOf(last) : undefined,
     prev: first && (backward ? hasMore : cursor !== undefined) ? cursorOf(first) : undefined,
   };
 }

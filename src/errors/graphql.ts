@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { DomainError, ValidationError, type DomainErrorCode } from './domain';
+import { isInvalidValueError } from '../database/dialect';
+import { BadRequestError, DomainError, ValidationError, type DomainErrorCode } from './domain';
 
 // The GraphQL renderer of the domain error vocabulary (errors/http.ts is the other one).
 const CODES: Record<DomainErrorCode, string> = {
@@ -27,7 +28,8 @@ export function toGraphQLError(error: DomainError): GraphQLError {
 /** Apollo's formatError: domain errors keep their message and code; anything else is masked. */
 export function formatGraphQLError(log: (error: unknown) => void) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = error instanceof GraphQLError ? error.originalError : error;
+    const raw = error instanceof GraphQLError ? error.originalError : error;
+    const original = isInvalidValueError(raw) ? new BadRequestError('The request contains a value that cannot be stored or compared.') : raw;
     if (original instanceof DomainError) {
       const mapped = toGraphQLError(original);
       const { http: _http, ...extensions } = mapped.extensions as Record<string, unknown>;

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import depthLimit from 'graphql-depth-limit';
-import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, getNamedType, type GraphQLSchema, type SelectionNode, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DEFAULT_PAGE_SIZE } from './relay';
 
@@ -9,13 +9,29 @@ export const MAX_DEPTH = 12;
 export const MAX_ALIASES = 30;
 export const MAX_COMPLEXITY = 10_000;
 
-/** Refuses documents with more aliased fields than MAX_ALIASES (a cheap way to multiply work). */
+/**
+ * Refuses operations with more aliased fields than MAX_ALIASES (a cheap way to multiply
+ * work), counting a fragment's aliases once for every place it is spread.
+ */
 export const aliasLimit: ValidationRule = (context) => {
-  let aliases = 0;
+  const count = (selections: readonly SelectionNode[], depth: number): number => {
+    if (depth > 50) return 0; // fragment cycles are refused by another rule
+    let aliases = 0;
+    for (const selection of selections) {
+      if (selection.kind === Kind.FIELD) aliases += (selection.alias ? 1 : 0) + (selection.selectionSet ? count(selection.selectionSet.selections, depth + 1) : 0);
+      else if (selection.kind === Kind.INLINE_FRAGMENT) aliases += count(selection.selectionSet.selections, depth + 1);
+      else {
+        const fragment = context.getFragment(selection.name.value);
+        if (fragment) aliases += count(fragment.selectionSet.selections, depth + 1);
+      }
+      if (aliases > MAX_ALIASES) return aliases;
+    }
+    return aliases;
+  };
   return {
-    Field(node) {
-      if (node.alias && ++aliases === MAX_ALIASES + 1) {
-        context.reportError(new GraphQLError(`The query uses more than ${MAX_ALIASES} aliases.`, { nodes: [node] }));
+    OperationDefinition(operation) {
+      if (count(operation.selectionSet.selections, 0) > MAX_ALIASES) {
+        context.reportError(new GraphQLError(`The query uses more than ${MAX_ALIASES} aliases.`, { nodes: [operation] }));
       }
     },
   };
@@ -23,11 +39,11 @@ export const aliasLimit: ValidationRule = (context) => {
 
 export const validationRules: ValidationRule[] = [depthLimit(MAX_DEPTH), aliasLimit];
 
-/** A list field costs its children times the page size asked for. */
-const pageSizeEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
-  const size = typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : undefined;
-  if (size === undefined && !('after' in args || 'before' in args || 'subjectDigest' in args)) return undefined;
-  return 1 + childComplexity * Math.max(size ?? DEFAULT_PAGE_SIZE, 1);
+/** A connection costs its children times the page size it asks for (30 when it asks none). */
+const pageSizeEstimator: ComplexityEstimator = ({ field, args, childComplexity }) => {
+  if (!getNamedType(field.type).name.endsWith('Connection')) return undefined;
+  const size = typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : DEFAULT_PAGE_SIZE;
+  return 1 + childComplexity * Math.max(size, 1);
 };
 
 /** Refuses operations whose estimated cost exceeds MAX_COMPLEXITY. */

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
-import { NotFoundError } from '../errors/domain';
+import { AuthenticationError, ForbiddenError, NotFoundError } from '../errors/domain';
 import { decodeNodeId } from '../shared/node-id';
 import { Node } from '../modules/accounts/graphql/node';
 import { toEnterprise, toOrganization, toRepository, toTeam, toUser } from '../modules/accounts/graphql/account.types';
@@ -16,7 +16,13 @@ export class NodeQuery {
   })
   async node(@Arg('id', () => ID, { description: 'A global id from an `id` field (or a REST `node_id`).' }) id: string, @Ctx() ctx: GraphQLContext): Promise<Node> {
     const decoded = decodeNodeId(id);
-    const found = decoded ? await resolveNode(ctx, decoded.type, decoded.id, decoded.scope) : undefined;
+    let found: Node | undefined;
+    try {
+      found = decoded ? await resolveNode(ctx, decoded.type, decoded.id, decoded.scope) : undefined;
+    } catch (error) {
+      // An object the caller may not see answers exactly like one that does not exist.
+      if (!(error instanceof AuthenticationError)) throw error;
+    }
     if (!found) throw new NotFoundError();
     return found;
   }
@@ -41,9 +47,17 @@ async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope:
       return enterprise ? toEnterprise(enterprise) : undefined;
     }
     case 'Team': {
+      // REST shows teams to those who may list a role's teams (#9): so does node().
       const team = await ctx.loaders.teamById.load(id);
       const org = team ? await ctx.loaders.organizationById.load(team.orgId) : null;
-      return team && org && (await lookups.visibleOrg(db, ctx.principal, org.login)) ? toTeam(team) : undefined;
+      if (!team || !org || !(await lookups.visibleOrg(db, ctx.principal, org.login))) return undefined;
+      try {
+        await lookups.org(db, ctx.principal, 'listOrgRoleTeams', org.login);
+      } catch (error) {
+        if (error instanceof ForbiddenError || error instanceof AuthenticationError) return undefined;
+        throw error;
+      }
+      return toTeam(team);
     }
     case 'Repository': {
       const repo = await ctx.loaders.repositoryById.load(id);

@@ -52,6 +52,9 @@ export function windowOf(args: ConnectionArgs): PageWindow {
     }
   }
   if (args.first != null && args.last != null) throw new BadRequestError('Give either `first` or `last`, not both.');
+  // Relay discourages these mixes; refusing them keeps every page unambiguous.
+  if (args.first != null && args.before != null) throw new BadRequestError('Use `first` with `after`, and `last` with `before`.');
+  if (args.last != null && args.after != null) throw new BadRequestError('Use `first` with `after`, and `last` with `before`.');
   const fromEnd = args.last != null;
   return { perPage: (fromEnd ? args.last : args.first) ?? DEFAULT_PAGE_SIZE, after: args.after ?? undefined, before: args.before ?? undefined, fromEnd };
 }

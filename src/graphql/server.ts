@@ -38,10 +38,11 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
   await server.start();
   return expressMiddleware(server, {
     // The caller is authenticated once per request, by the same step as REST.
-    context: async ({ req }) => {
+    context: async ({ req, res }) => {
       try {
         const principal = await services.authenticator.authenticate(req.get('authorization'));
-        const origin = `${req.protocol}://${req.host ?? 'localhost'}`;
+        // URL fields point at the REST API: the checked origin, not the /graphql mount.
+        const origin = res.locals.apiBase ? new URL(res.locals.apiBase).origin : '';
         return { principal, services, loaders: createLoaders(services), apiBase: origin };
       } catch (error) {
         if (error instanceof DomainError) throw toGraphQLError(error);

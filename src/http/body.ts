@@ -23,11 +23,25 @@ function depthOf(value: unknown): number {
   return deepest;
 }
 
+/** Refuses JSON nested deeper than MAX_JSON_DEPTH, before any code walks it. */
+export function assertJsonDepth(value: unknown): void {
+  if (depthOf(value) > MAX_JSON_DEPTH) throw new BadRequestError(`The body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+}
+
+/** GraphQL requests: no token in the query string, no JSON deeper than REST accepts. */
+export const graphqlRequestGuard: RequestHandler = (req, _res, next) => {
+  if ('access_token' in req.query || 'token' in req.query) {
+    throw new BadRequestError('Passing an access token in the query string is not supported. Use the Authorization header.');
+  }
+  if (req.body !== undefined) assertJsonDepth(req.body);
+  next();
+};
+
 /** The request body as an object: none is {}; JSON that is not an object, or too deep, is a 400. */
 export function jsonBody(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
   if (body === undefined) return {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('Body should be a JSON object');
-  if (depthOf(body) > MAX_JSON_DEPTH) throw new BadRequestError(`The body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+  assertJsonDepth(body);
   return body as Record<string, unknown>;
 }

@@ -68,7 +68,7 @@ function expectedStatus(op: Operation, caller: Caller): number {
 }
 
 let t: TestApp;
-const bundle = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'sigstore-bundle-v0.3-provenance.json'), 'utf8'));
+const bundle = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'sigstore-bundle-v0.3-provenance.json'), 'utf8'));
 beforeAll(async () => {
   t = await createTestApp();
   await t.load(attestationsWorld());

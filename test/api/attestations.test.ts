@@ -6,7 +6,7 @@ import { linksOf, pathOf } from '../helpers/links';
 import { A, ORG, PRIVATE, PUBLIC, attestationsWorld } from '../helpers/attestations-world';
 import { createSigner, signedBundle, statement, type Signer } from '../helpers/signed-bundles';
 
-const FIXTURE_PATH = path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'sigstore-bundle-v0.3-provenance.json');
+const FIXTURE_PATH = path.join(__dirname, '..', 'fixtures', 'sigstore-bundle-v0.3-provenance.json');
 const fixture = () => JSON.parse(fs.readFileSync(FIXTURE_PATH, 'utf8')) as Record<string, any>;
 const FIXTURE_DIGEST = 'sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548';
 

@@ -4,13 +4,13 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { gql, type GraphQLResponse } from '../helpers/graphql';
 
 // GraphQL answers every caller as REST does: for each operation and each demo token, the
-// REST status predicts the GraphQL outcome. 2xx: a value. 401: UNAUTHENTICATED, or a null
-// entry (without a token GraphQL shows public data only). 403: FORBIDDEN, or a null entry
-// when the token cannot see the entry at all. 404: null or NOT_FOUND, like a missing thing.
+// REST status predicts the GraphQL outcome. 2xx: a value. 401: UNAUTHENTICATED, or NOT_FOUND
+// at the entry (without a token GraphQL shows public data only). 403: FORBIDDEN, or
+// NOT_FOUND at the entry when the token cannot see the entry at all. 404: NOT_FOUND.
 // So GraphQL never allows what REST refuses, nor refuses what REST allows.
 
 const DEMO = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'db', 'demo-world.json'), 'utf8'));
-const FIXTURE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'sigstore-bundle-v0.3-provenance.json'), 'utf8'));
+const FIXTURE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'sigstore-bundle-v0.3-provenance.json'), 'utf8'));
 const DIGEST = 'sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548';
 const TOKENS: Array<string | undefined> = [undefined, 'not-a-real-token', ...DEMO.tokens.map((t: { token: string }) => t.token)];
 
@@ -50,16 +50,16 @@ const PAIRS: Pair[] = [
 
 function expectedOutcomes(status: number): string[] {
   if (status < 300) return ['OK'];
-  if (status === 401) return ['UNAUTHENTICATED', 'NULL'];
-  if (status === 403) return ['FORBIDDEN', 'NULL'];
-  if (status === 404) return ['NULL', 'NOT_FOUND'];
+  if (status === 401) return ['UNAUTHENTICATED', 'ENTRY_NOT_FOUND'];
+  if (status === 403) return ['FORBIDDEN', 'ENTRY_NOT_FOUND'];
+  if (status === 404) return ['NOT_FOUND', 'ENTRY_NOT_FOUND'];
   return [`HTTP ${status}`];
 }
 
 function outcome(res: GraphQLResponse, target: string): string {
   if (res.status === 401) return 'UNAUTHENTICATED';
   const error = res.errors?.find((e) => target === e.path?.join('.') || target.startsWith(`${e.path?.join('.')}.`));
-  if (error) return error.extensions.code;
+  if (error) return error.extensions.code === 'NOT_FOUND' && error.path?.join('.') !== target ? 'ENTRY_NOT_FOUND' : error.extensions.code;
   let value: unknown = res.data;
   for (const key of target.split('.')) value = (value as Record<string, unknown> | null | undefined)?.[key];
   return value === null || value === undefined ? 'NULL' : 'OK';

@@ -10,7 +10,7 @@ import { linksOf } from '../helpers/links';
 const DEMO = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'db', 'demo-world.json'), 'utf8'));
 const ALICE = 'svc_demo_alice_owner';
 const BOB = 'svc_demo_bob_member';
-const FIXTURE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'sigstore-bundle-v0.3-provenance.json'), 'utf8'));
+const FIXTURE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'sigstore-bundle-v0.3-provenance.json'), 'utf8'));
 const DIGEST = 'sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548';
 
 let t: TestApp;

@@ -103,3 +103,18 @@ it('the ETag a list had on one instance changes after a write through the other'
   expect(res.status).toBe(200);
   expect(res.headers.get('etag')).not.toBe(before.etag);
 });
+
+it('concurrent template updates through both instances never lose use_immutable_subject', async () => {
+  const sub = `/orgs/${ORG}/actions/oidc/customization/sub`;
+  for (let round = 0; round < 10; round++) {
+    expect((await call(a, 'PUT', sub, { include_claim_keys: ['repo'], use_immutable_subject: false })).status).toBe(201);
+    const results = await Promise.all([
+      call(a, 'PUT', sub, { include_claim_keys: ['repo'], use_immutable_subject: true }),
+      call(b, 'PUT', sub, { include_claim_keys: ['repo', 'context'] }),
+      call(a, 'PUT', sub, { include_claim_keys: ['context'] }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
+    // Keys-only PUTs keep the flag: whatever the order, the true written by the first stays.
+    expect((await call(b, 'GET', sub)).body.use_immutable_subject).toBe(true);
+  }
+});

@@ -4,7 +4,7 @@ import { ValidationError } from '../../src/errors/domain';
 import { checkBundle } from '../../src/modules/attestations/attestation-bundle';
 import { createSigner, signedBundle, statement, type Signer } from '../helpers/signed-bundles';
 
-const FIXTURE = path.join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'sigstore-bundle-v0.3-provenance.json');
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'sigstore-bundle-v0.3-provenance.json');
 const fixture = () => JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as Record<string, any>;
 
 let signer: Signer;

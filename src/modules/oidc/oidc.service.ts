@@ -92,6 +92,7 @@ export class OidcService {
   async setOrgTemplate(principal: Principal, orgLogin: string, update: { includeClaimKeys: string[]; useImmutableSubject?: boolean | undefined }): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'setOrgOidcSubjectTemplate', orgLogin);
+      await this.deps.oidc.lockOwner(trx, 'organization', org.id);
       const current = await this.orgTemplateOf(trx, org.id);
       await this.deps.oidc.saveOrgTemplate(trx, org.id, {
         includeClaimKeys: update.includeClaimKeys,
@@ -120,6 +121,7 @@ export class OidcService {
   async setRepoTemplate(principal: Principal, owner: string, name: string, update: RepoTemplateUpdate): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
       const repo = await this.deps.lookups.repo(trx, principal, 'setRepoOidcSubjectTemplate', owner, name);
+      await this.deps.oidc.lockOwner(trx, 'repository', repo.id);
       const current = await this.deps.oidc.findRepoTemplate(trx, repo.id);
       await this.deps.oidc.saveRepoTemplate(trx, repo.id, {
         useDefault: update.useDefault,

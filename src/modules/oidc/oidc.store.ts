@@ -1,5 +1,5 @@
 import type { Executor } from '../../database/transaction';
-import { toBoolean } from '../../database/dialect';
+import { lockForUpdate, toBoolean } from '../../database/dialect';
 import { parseJsonColumn, toJsonColumn } from '../../shared/json';
 import type { InclusionSource } from './oidc.types';
 
@@ -52,6 +52,12 @@ export class OidcStore {
       .where({ 'o.enterprise_id': enterpriseId, 'p.name': name })
       .first('p.name');
     return row !== undefined;
+  }
+
+  /** Serializes read-then-write of an organization's or repository's template (a row lock on PostgreSQL). */
+  async lockOwner(db: Executor, kind: 'organization' | 'repository', id: number): Promise<void> {
+    const query = kind === 'organization' ? db('organizations').where('account_id', id).first('account_id') : db('repositories').where('id', id).first('id');
+    await lockForUpdate(query);
   }
 
   async findOrgTemplate(db: Executor, orgId: number): Promise<{ includeClaimKeys: string[]; useImmutableSubject: boolean } | undefined> {

@@ -1,4 +1,5 @@
 import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { NotFoundError } from '../../../errors/domain';
 import type { GraphQLContext } from '../../../graphql/context';
 import { Enterprise, Organization, Repository, RepositoryOwner, Team, User, toEnterprise, toOrganization, toRepository, toTeam, toUser } from './account.types';
 
@@ -11,26 +12,29 @@ export class AccountQueries {
     return user ? toUser(ctx.apiBase, user) : null;
   }
 
-  @Query(() => Organization, { nullable: true, description: 'An organization by login; null when there is none the caller may see.' })
+  @Query(() => Organization, { nullable: true, description: 'An organization by login; null with NOT_FOUND when there is none the caller may see.' })
   async organization(@Arg('login', { description: 'The organization\'s login (any case).' }) login: string, @Ctx() ctx: GraphQLContext): Promise<Organization | null> {
     const org = await ctx.services.lookups.visibleOrg(ctx.services.database.knex, ctx.principal, login);
-    return org ? toOrganization(ctx.apiBase, org) : null;
+    if (!org) throw new NotFoundError();
+    return toOrganization(ctx.apiBase, org);
   }
 
-  @Query(() => Enterprise, { nullable: true, description: 'An enterprise by slug; null when there is none the caller may see.' })
+  @Query(() => Enterprise, { nullable: true, description: 'An enterprise by slug; null with NOT_FOUND when there is none the caller may see.' })
   async enterprise(@Arg('slug', { description: 'The enterprise\'s slug (any case).' }) slug: string, @Ctx() ctx: GraphQLContext): Promise<Enterprise | null> {
     const enterprise = await ctx.services.lookups.visibleEnterprise(ctx.services.database.knex, ctx.principal, slug);
-    return enterprise ? toEnterprise(enterprise) : null;
+    if (!enterprise) throw new NotFoundError();
+    return toEnterprise(enterprise);
   }
 
-  @Query(() => Repository, { nullable: true, description: 'A repository by owner and name; null when there is none the caller may see.' })
+  @Query(() => Repository, { nullable: true, description: 'A repository by owner and name; null with NOT_FOUND when there is none the caller may see.' })
   async repository(
     @Arg('owner', { description: 'The owner\'s login (any case).' }) owner: string,
     @Arg('name', { description: 'The repository\'s name (any case; a .git suffix is dropped).' }) name: string,
     @Ctx() ctx: GraphQLContext,
   ): Promise<Repository | null> {
     const repo = await ctx.services.lookups.visibleRepo(ctx.services.database.knex, ctx.principal, owner, name);
-    return repo ? toRepository(ctx.apiBase, repo) : null;
+    if (!repo) throw new NotFoundError();
+    return toRepository(ctx.apiBase, repo);
   }
 }
 

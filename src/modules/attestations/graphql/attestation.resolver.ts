@@ -45,7 +45,7 @@ export class AttestationSubjects {
 
 @Resolver()
 export class AttestationMutations {
-  @Mutation(() => CreateAttestationPayload, { description: 'Checks a signed bundle and stores it against a repository (once).' })
+  @Mutation(() => CreateAttestationPayload, { nullable: true, description: 'Checks a signed bundle and stores it against a repository (once).' })
   async createAttestation(@Arg('input', { description: 'The repository and bundle.' }) input: CreateAttestationInput, @Ctx() ctx: GraphQLContext): Promise<CreateAttestationPayload> {
     const body = parseInput(createBody, { bundle: input.bundle }, ATTESTATION_INPUT);
     const { id } = await ctx.services.attestations.create(ctx.principal, input.owner, input.repository, body.bundle);

@@ -64,13 +64,18 @@ export function toDependencyAlert(base: string, view: AlertView): DependencyAler
   } as DependencyAlert;
 }
 
+/** A number in plain decimal notation (1e-7 → 0.0000001), as the REST expression takes it. */
+function plain(n: number): string {
+  return Number.isFinite(n) && Math.abs(n) < 1e21 ? n.toFixed(20).replace(/\.?0+$/, '') : String(n);
+}
+
 function epssExpression(filter: NonNullable<DependencyAlertArgs['epssPercentage']>): string {
   const given = Object.entries(filter).filter(([, v]) => v !== undefined && v !== null) as Array<[string, number]>;
   const value = Object.fromEntries(given);
-  if (given.length === 2 && value.atLeast !== undefined && value.atMost !== undefined) return `${value.atLeast}..${value.atMost}`;
+  if (given.length === 2 && value.atLeast !== undefined && value.atMost !== undefined) return `${plain(value.atLeast)}..${plain(value.atMost)}`;
   if (given.length !== 1) throw new BadRequestError('epssPercentage takes one comparison, or atLeast and atMost together.');
   const [[op, n]] = given as [[string, number]];
-  return `${{ equals: '', greaterThan: '>', lessThan: '<', atLeast: '>=', atMost: '<=' }[op]}${n}`;
+  return `${{ equals: '', greaterThan: '>', lessThan: '<', atLeast: '>=', atMost: '<=' }[op]}${plain(n)}`;
 }
 
 /**
@@ -137,7 +142,7 @@ export class RepositoryAlerts {
 
 @Resolver()
 export class DependencyAlertMutations {
-  @Mutation(() => UpdateDependencyAlertPayload, { description: 'Dismisses or reopens a dependency alert, and/or replaces its assignees.' })
+  @Mutation(() => UpdateDependencyAlertPayload, { nullable: true, description: 'Dismisses or reopens a dependency alert, and/or replaces its assignees.' })
   async updateDependencyAlert(@Arg('input', { description: 'What to change.' }) input: UpdateDependencyAlertInput, @Ctx() ctx: GraphQLContext): Promise<UpdateDependencyAlertPayload> {
     const body = parseInput(updateBody, Object.fromEntries(Object.entries({
       state: input.state, dismissed_reason: input.dismissedReason, dismissed_comment: input.dismissedComment, assignees: input.assignees,

@@ -18,12 +18,15 @@ export function toRole(base: string, org: OrganizationRecord, role: RoleRecord):
   };
 }
 
-/** Offset windows over the holder lists (REST pages them by number). */
-function offsetWindow(list: string, args: ConnectionArgs): { offset: number; limit: number } {
+/** Offset windows over the holder lists (REST pages them by number); `total` places `last`. */
+function offsetWindow(list: string, args: ConnectionArgs, total: number): { offset: number; limit: number } {
   const window = windowOf(args);
   const after = offsetOf(list, window.after);
   const before = offsetOf(list, window.before);
-  if (window.fromEnd && before !== undefined) return { offset: Math.max(0, before - window.perPage), limit: Math.min(window.perPage, before) };
+  if (window.fromEnd) {
+    const end = before ?? total;
+    return { offset: Math.max(0, end - window.perPage), limit: Math.min(window.perPage, end) };
+  }
   return { offset: after === undefined ? 0 : after + 1, limit: window.perPage };
 }
 
@@ -59,7 +62,8 @@ export class OrganizationRoleHolders {
   @FieldResolver(() => RoleTeamConnection, { nullable: true, description: 'Teams holding the role, and how (owners).' })
   async teams(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
     const list = `role_teams:${role.org.id}:${role.databaseId}`;
-    const { offset, limit } = offsetWindow(list, args);
+    const { total } = await ctx.services.orgRoles.listTeams(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 });
+    const { offset, limit } = offsetWindow(list, args, total);
     const result = await ctx.services.orgRoles.listTeams(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: limit, offset });
     return holdersConnection(list, result.total, offset, result.items, (item, cursor) => ({ cursor, node: toTeam(item.team), assignment: item.assignment as RoleAssignment }));
   }
@@ -67,7 +71,8 @@ export class OrganizationRoleHolders {
   @FieldResolver(() => RoleUserConnection, { nullable: true, description: 'Users holding the role, how, and through which teams (owners).' })
   async users(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
     const list = `role_users:${role.org.id}:${role.databaseId}`;
-    const { offset, limit } = offsetWindow(list, args);
+    const { total } = await ctx.services.orgRoles.listUsers(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 });
+    const { offset, limit } = offsetWindow(list, args, total);
     const result = await ctx.services.orgRoles.listUsers(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: limit, offset });
     return holdersConnection(list, result.total, offset, result.items, (item, cursor) => ({
       cursor, node: toUser(ctx.apiBase, item.user), assignment: item.assignment as RoleAssignment, inheritedFrom: item.inheritedFrom.map((t) => toTeam(t.team)),
@@ -95,37 +100,37 @@ async function roleOf(ctx: GraphQLContext, orgLogin: string, roleId: number): Pr
 
 @Resolver()
 export class OrganizationRoleMutations {
-  @Mutation(() => TeamRolePayload, { description: 'Assigns a role to a team (idempotent).' })
+  @Mutation(() => TeamRolePayload, { nullable: true, description: 'Assigns a role to a team (idempotent).' })
   async assignOrganizationRoleToTeam(@Arg('input', { description: 'The role and team.' }) input: TeamRoleInput, @Ctx() ctx: GraphQLContext): Promise<TeamRolePayload> {
     await ctx.services.orgRoles.assignToTeam(ctx.principal, input.organization, input.team, input.roleId);
     return { organizationRole: await roleOf(ctx, input.organization, input.roleId), team: await teamOf(ctx, input.organization, input.team) };
   }
 
-  @Mutation(() => TeamRolePayload, { description: 'Revokes a role from a team.' })
+  @Mutation(() => TeamRolePayload, { nullable: true, description: 'Revokes a role from a team.' })
   async revokeOrganizationRoleFromTeam(@Arg('input', { description: 'The role and team.' }) input: TeamRoleInput, @Ctx() ctx: GraphQLContext): Promise<TeamRolePayload> {
     await ctx.services.orgRoles.revokeFromTeam(ctx.principal, input.organization, input.team, input.roleId);
     return { organizationRole: await roleOf(ctx, input.organization, input.roleId), team: await teamOf(ctx, input.organization, input.team) };
   }
 
-  @Mutation(() => TeamRolePayload, { description: 'Revokes every role from a team.' })
+  @Mutation(() => TeamRolePayload, { nullable: true, description: 'Revokes every role from a team.' })
   async revokeAllOrganizationRolesFromTeam(@Arg('input', { description: 'The team.' }) input: TeamInput, @Ctx() ctx: GraphQLContext): Promise<TeamRolePayload> {
     await ctx.services.orgRoles.revokeAllFromTeam(ctx.principal, input.organization, input.team);
     return { organizationRole: null, team: await teamOf(ctx, input.organization, input.team) };
   }
 
-  @Mutation(() => UserRolePayload, { description: 'Assigns a role to a member (idempotent).' })
+  @Mutation(() => UserRolePayload, { nullable: true, description: 'Assigns a role to a member (idempotent).' })
   async assignOrganizationRoleToUser(@Arg('input', { description: 'The role and user.' }) input: UserRoleInput, @Ctx() ctx: GraphQLContext): Promise<UserRolePayload> {
     await ctx.services.orgRoles.assignToUser(ctx.principal, input.organization, input.user, input.roleId);
     return { organizationRole: await roleOf(ctx, input.organization, input.roleId), user: await userOf(ctx, input.user) };
   }
 
-  @Mutation(() => UserRolePayload, { description: 'Revokes a role from a user.' })
+  @Mutation(() => UserRolePayload, { nullable: true, description: 'Revokes a role from a user.' })
   async revokeOrganizationRoleFromUser(@Arg('input', { description: 'The role and user.' }) input: UserRoleInput, @Ctx() ctx: GraphQLContext): Promise<UserRolePayload> {
     await ctx.services.orgRoles.revokeFromUser(ctx.principal, input.organization, input.user, input.roleId);
     return { organizationRole: await roleOf(ctx, input.organization, input.roleId), user: await userOf(ctx, input.user) };
   }
 
-  @Mutation(() => UserRolePayload, { description: 'Revokes every role from a user.' })
+  @Mutation(() => UserRolePayload, { nullable: true, description: 'Revokes every role from a user.' })
   async revokeAllOrganizationRolesFromUser(@Arg('input', { description: 'The user.' }) input: UserInput, @Ctx() ctx: GraphQLContext): Promise<UserRolePayload> {
     await ctx.services.orgRoles.revokeAllFromUser(ctx.principal, input.organization, input.user);
     return { organizationRole: null, user: await userOf(ctx, input.user) };

@@ -1,0 +1,25 @@
+import type { RequestHandler } from 'express';
+import { BadRequestError } from '../errors/domain';
+
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
+
+/**
+ * The base every URL in a body starts with: this request's origin and the API mount
+ * path. The Host header is checked once here, so no URL is built from a malformed one.
+ */
+export const apiBase: RequestHandler = (req, res, next) => {
+  res.vary('Accept').vary('Authorization');
+  const host = req.host ?? 'localhost'; // X-Forwarded-Host when TRUST_PROXY is on
+  let origin: string | undefined;
+  if (HOST.test(host)) {
+    try {
+      origin = new URL(`${req.protocol}://${host}`).origin;
+    } catch {
+      origin = undefined;
+    }
+  }
+  if (origin === undefined) throw new BadRequestError('The Host header is not a valid host name.');
+  res.locals.apiBase = `${origin}${req.baseUrl}`;
+  next();
+};
+
