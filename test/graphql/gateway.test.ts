@@ -190,8 +190,9 @@ describe('errors', () => {
     const res = await gql(t, '{ organization(login: "acme-corp") { login organizationRoles { name } dependencyAlerts(first: 1) { totalCount } } }', { token: 'svc_demo_dave_outside' });
     expect(res.data.organization.login).toBe('acme-corp');
     expect(res.data.organization.organizationRoles).toBeNull();
-    expect(res.errors?.map((e) => [e.path?.join('.'), e.extensions.code])).toEqual([
-      ['organization.organizationRoles', 'FORBIDDEN'], ['organization.dependencyAlerts', 'FORBIDDEN'],
+    // Sibling fields resolve concurrently: their errors come in either order.
+    expect(res.errors?.map((e) => [e.path?.join('.'), e.extensions.code]).sort()).toEqual([
+      ['organization.dependencyAlerts', 'FORBIDDEN'], ['organization.organizationRoles', 'FORBIDDEN'],
     ]);
   });
 
