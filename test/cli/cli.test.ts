@@ -9,15 +9,11 @@ import { migrations } from '../../db/migrations';
 import { WorldError } from '../../src/modules/world/world.loader';
 import { hashTables } from '../helpers/table-hash';
 import { createTestDatabase, dialect, type TestDatabase } from '../helpers/test-database';
+import { sharedDatabase } from '../helpers/instances';
 
-// The CLI reaches a database only through --database, and a PostgreSQL test schema is only
-// reachable through the helper's own connection (its search path), so these run on SQLite only.
-const SQLITE_ONLY = 'skipped on PostgreSQL: --database cannot reach the per-file test schema';
-function itSqlite(name: string, fn: jest.ProvidesCallback): void {
-  if (dialect === 'sqlite') it(name, fn);
-  else it.skip(`${name} (${SQLITE_ONLY})`, fn);
-}
-if (dialect !== 'sqlite') console.log(`CLI tests ${SQLITE_ONLY}.`);
+// The CLI reaches the test database through --database: a SQLite file, or a PostgreSQL
+// URL naming the test file's schema.
+const itSqlite = it;
 
 const DEMO_PATH = path.join(__dirname, '..', '..', 'db', 'demo-world.json');
 
@@ -77,14 +73,19 @@ afterAll(async () => {
 
 describe('orgsec migrate', () => {
   itSqlite('on a fresh database prints every migration it ran, and a second run prints "Already up to date."', async () => {
-    const file = path.join(tmpDir(), 'fresh.sqlite');
-    const first = await orgsec('migrate', '--database', file);
-    expect(first.out).toEqual([`Ran ${migrations.length} migration(s):\n${migrations.map(([name]) => `  ${name}`).join('\n')}`]);
-    expect(first.err).toEqual([]);
-    expect(fs.existsSync(file)).toBe(true);
-
-    const second = await orgsec('migrate', '--database', file);
-    expect(second.out).toEqual(['Already up to date.']);
+    const fresh = await sharedDatabase();
+    try {
+      const first = await orgsec('migrate', '--database', fresh.url);
+      expect(first.out).toEqual([`Ran ${migrations.length} migration(s):\n${migrations.map(([name]) => `  ${name}`).join('\n')}`]);
+      expect(first.err).toEqual([]);
+      if (dialect === 'sqlite') expect(fs.existsSync(fresh.url)).toBe(true);
+      const second = await orgsec('migrate', '--database', fresh.url);
+      expect(second.out).toEqual(['Already up to date.']);
+      const unlocked = await orgsec('migrate', '--force-unlock', '--database', fresh.url);
+      expect(unlocked.out).toEqual(['Freed the migration lock.', 'Already up to date.']);
+    } finally {
+      await fresh.drop();
+    }
   });
 });
 

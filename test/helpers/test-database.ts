@@ -22,9 +22,12 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   let url: string;
   let cleanup: () => Promise<void>;
   if (dialect === 'postgres') {
-    url = process.env.TEST_DATABASE_URL!;
+    const base = process.env.TEST_DATABASE_URL!;
     const schema = `test_${id}`;
-    db = openDatabase(url, { schema, poolMax: 4 });
+    // The schema named in the URL, so a CLI run or another process reaches this database too.
+    url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    const connection = base;
+    db = openDatabase(connection, { schema, poolMax: 4 });
     await db.knex.raw('CREATE SCHEMA ??', [schema]);
     cleanup = async () => {
       await db.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
