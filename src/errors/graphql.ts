@@ -18,7 +18,8 @@ const HTTP_STATUS: Partial<Record<DomainErrorCode, number>> = { UNAUTHENTICATED:
 export function toGraphQLError(error: DomainError): GraphQLError {
   const extensions: Record<string, unknown> = { code: CODES[error.code] };
   if (error instanceof ValidationError && error.errors.length > 0) {
-    extensions.fields = error.errors.map((e) => ({ field: e.field, code: e.code, message: e.message }));
+    // Inputs are checked by the REST schemas; GraphQL callers see their own (camelCase) names.
+    extensions.fields = error.errors.map((e) => ({ field: camelCase(e.field), code: e.code, message: e.message }));
   }
   const status = HTTP_STATUS[error.code];
   if (status) extensions.http = { status };
@@ -43,4 +44,8 @@ export function formatGraphQLError(log: (error: unknown) => void) {
     const { stacktrace: _stacktrace, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...formatted, extensions };
   };
+}
+
+function camelCase(field: string): string {
+  return field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }

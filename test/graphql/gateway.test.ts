@@ -27,6 +27,8 @@ describe('entry points', () => {
   });
 
   it('organization, enterprise and repository find what the caller may see, by name in any case', async () => {
+    const enums = await gql(t, '{ organization(login: "acme-corp") { organizationRole(databaseId: 8134) { source baseRole } } }', { token: ALICE });
+    expect(enums.data.organization.organizationRole).toEqual({ source: 'PREDEFINED', baseRole: 'WRITE' });
     const res = await gql(t, `{
       organization(login: "ACME-CORP") { login organizationRolesEnabled enterprise { slug } }
       enterprise(slug: "acme") { slug name }
@@ -198,7 +200,7 @@ describe('errors', () => {
 
   it('invalid input is BAD_USER_INPUT naming the field; a conflict is CONFLICT', async () => {
     const bad = await gql(t, 'mutation { setOrganizationOidcSubjectClaimTemplate(input: {organization: "acme-corp", includeClaimKeys: ["no-dashes"]}) { template { includeClaimKeys } } }', { token: ALICE });
-    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [expect.objectContaining({ field: 'include_claim_keys.0' })] });
+    expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [expect.objectContaining({ field: 'includeClaimKeys.0' })] });
     await gql(t, 'mutation { updateDependencyAlert(input: {owner: "acme-corp", repository: "infra", number: 1, state: DISMISSED, dismissedReason: INACCURATE}) { dependencyAlert { state } } }', { token: ALICE });
     const conflict = await gql(t, 'mutation { updateDependencyAlert(input: {owner: "acme-corp", repository: "infra", number: 1, state: DISMISSED, dismissedReason: INACCURATE}) { dependencyAlert { state } } }', { token: ALICE });
     expect(conflict.errors?.[0]).toMatchObject({ message: 'Alert 1 is already dismissed', extensions: { code: 'CONFLICT' } });

@@ -1,7 +1,14 @@
-import { Field, Int, ObjectType, createUnionType } from 'type-graphql';
+import { Field, Int, ObjectType, createUnionType, registerEnumType } from 'type-graphql';
 import { encodeNodeId } from '../../../shared/node-id';
 import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord, TeamRecord, UserRecord } from '../accounts.types';
 import { Node } from './node';
+
+export enum TeamPrivacy { SECRET = 'secret', CLOSED = 'closed' }
+export enum TeamNotificationSetting { NOTIFICATIONS_ENABLED = 'notifications_enabled', NOTIFICATIONS_DISABLED = 'notifications_disabled' }
+export enum TeamPermission { PULL = 'pull', TRIAGE = 'triage', PUSH = 'push', MAINTAIN = 'maintain', ADMIN = 'admin' }
+registerEnumType(TeamPrivacy, { name: 'TeamPrivacy', description: 'Who can see a team.' });
+registerEnumType(TeamNotificationSetting, { name: 'TeamNotificationSetting', description: 'Whether team members are notified when the team is mentioned.' });
+registerEnumType(TeamPermission, { name: 'TeamPermission', description: 'A team\'s default repository permission.' });
 
 @ObjectType({ implements: Node, description: 'A person with an account.' })
 export class User extends Node {
@@ -66,14 +73,14 @@ export class Team extends Node {
   @Field(() => String, { nullable: true, description: 'The team\'s description.' })
   description!: string | null;
 
-  @Field({ description: 'closed or secret.' })
-  privacy!: string;
+  @Field(() => TeamPrivacy, { description: 'Who can see the team.' })
+  privacy!: TeamPrivacy;
 
-  @Field({ description: 'notifications_enabled or notifications_disabled.' })
-  notificationSetting!: string;
+  @Field(() => TeamNotificationSetting, { description: 'Whether members are notified of mentions.' })
+  notificationSetting!: TeamNotificationSetting;
 
-  @Field({ description: 'The team\'s default repository permission.' })
-  permission!: string;
+  @Field(() => TeamPermission, { description: 'The team\'s default repository permission.' })
+  permission!: TeamPermission;
 
   record!: TeamRecord;
 }
@@ -129,7 +136,8 @@ export function toEnterprise(enterprise: EnterpriseRecord): Enterprise {
 export function toTeam(team: TeamRecord): Team {
   return {
     id: encodeNodeId('Team', team.id), databaseId: team.id, slug: team.slug, name: team.name, description: team.description,
-    privacy: team.privacy, notificationSetting: team.notificationSetting, permission: team.permission, record: team,
+    privacy: team.privacy as TeamPrivacy, notificationSetting: team.notificationSetting as TeamNotificationSetting,
+    permission: team.permission as TeamPermission, record: team,
   };
 }
 

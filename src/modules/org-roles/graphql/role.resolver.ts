@@ -7,13 +7,13 @@ import { Organization, Team, User, toOrganization, toTeam, toUser } from '../../
 import type { OrganizationRecord } from '../../accounts/accounts.types';
 import type { RoleRecord } from '../org-roles.types';
 import {
-  OrganizationRole, RoleAssignment, RoleTeamConnection, RoleUserConnection, TeamInput, TeamRoleInput, TeamRolePayload, UserInput, UserRoleInput, UserRolePayload,
+  BaseRole, OrganizationRole, RoleAssignment, RoleSource, RoleTeamConnection, RoleUserConnection, TeamInput, TeamRoleInput, TeamRolePayload, UserInput, UserRoleInput, UserRolePayload,
 } from './role.types';
 
 export function toRole(base: string, org: OrganizationRecord, role: RoleRecord): OrganizationRole {
   return {
     id: encodeNodeId('OrganizationRole', role.id, org.id), databaseId: role.id, name: role.name, description: role.description,
-    permissions: role.permissions, baseRole: role.baseRole, source: role.source, createdAt: new Date(role.createdAt), updatedAt: new Date(role.updatedAt),
+    permissions: role.permissions, baseRole: role.baseRole as BaseRole | null, source: role.source as RoleSource, createdAt: new Date(role.createdAt), updatedAt: new Date(role.updatedAt),
     organization: toOrganization(base, org), role, org,
   };
 }

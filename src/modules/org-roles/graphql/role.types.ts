@@ -11,14 +11,19 @@ registerEnumType(RoleAssignment, {
   description: 'How a role is held: assigned itself (DIRECT), through a team (INDIRECT), or both (MIXED).',
 });
 
+export enum RoleSource { ORGANIZATION = 'Organization', ENTERPRISE = 'Enterprise', PREDEFINED = 'Predefined' }
+export enum BaseRole { READ = 'read', TRIAGE = 'triage', WRITE = 'write', MAINTAIN = 'maintain', ADMIN = 'admin' }
+registerEnumType(RoleSource, { name: 'OrganizationRoleSource', description: 'Where a role is defined.' });
+registerEnumType(BaseRole, { name: 'RepositoryRole', description: 'A repository role.' });
+
 @ObjectType({ implements: Node, description: 'An organization role: predefined, or custom to the organization.' })
 export class OrganizationRole extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' }) databaseId!: number;
   @Field({ description: 'The role\'s name.' }) name!: string;
   @Field(() => String, { nullable: true, description: 'What the role is for.' }) description!: string | null;
   @Field(() => [String], { description: 'The permissions it grants.' }) permissions!: string[];
-  @Field(() => String, { nullable: true, description: 'The repository role it grants on every repository, if any.' }) baseRole!: string | null;
-  @Field({ description: 'Organization, Enterprise or Predefined.' }) source!: string;
+  @Field(() => BaseRole, { nullable: true, description: 'The repository role it grants on every repository, if any.' }) baseRole!: BaseRole | null;
+  @Field(() => RoleSource, { description: 'Where the role is defined.' }) source!: RoleSource;
   @Field(() => Date, { description: 'When the role was created.' }) createdAt!: Date;
   @Field(() => Date, { description: 'When the role was last changed.' }) updatedAt!: Date;
   @Field(() => Organization, { description: 'The organization it is a role of.' }) organization!: Organization;
