@@ -16,6 +16,19 @@ function isMigrationRace(error: unknown): boolean {
     || (typeof message === 'string' && message.includes('already locked'));
 }
 
+const KNEX_LOCK_TABLE = 'knex_migrations_lock';
+
+/**
+ * knex creates its lock row with a read-then-insert, so instances starting at once can
+ * insert two; its lock (an UPDATE that must change exactly one row) then never succeeds.
+ * Keeping the first row repairs that, and is harmless while a holder has it locked.
+ */
+async function removeDuplicateLockRows(db: Database): Promise<void> {
+  if (!(await db.knex.schema.hasTable(KNEX_LOCK_TABLE))) return;
+  const rows = await db.knex(KNEX_LOCK_TABLE).orderBy('index').select('index');
+  if (rows.length > 1) await db.knex(KNEX_LOCK_TABLE).where('index', '>', rows[0].index).delete();
+}
+
 /**
  * Runs pending migrations; returns the names it ran. When several instances start at once,
  * one migrates and the others wait for it, then find nothing left to run.
@@ -29,6 +42,7 @@ export async function migrateLatest(db: Database): Promise<string[]> {
       return ran;
     } catch (error) {
       if (!isMigrationRace(error) || Date.now() - started > WAIT_FOR_OTHER_INSTANCE_MS) throw error;
+      await removeDuplicateLockRows(db).catch(() => undefined); // another instance may be creating it
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
     }
   }

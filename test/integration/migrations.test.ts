@@ -146,3 +146,21 @@ describe('migrations', () => {
     expect(await insertCustomRole(db.knex, newOrgId, 'Rollback role')).toBeGreaterThan(HIGHEST_PREDEFINED_ID);
   });
 });
+
+describe('when instances raced and left knex two lock rows', () => {
+  it('migrating still succeeds instead of waiting forever', async () => {
+    const database = await createTestDatabase({ migrate: false });
+    try {
+      await database.knex.schema.createTable('knex_migrations_lock', (t) => {
+        t.increments('index').primary();
+        t.integer('is_locked');
+      });
+      await database.knex('knex_migrations_lock').insert([{ is_locked: 0 }, { is_locked: 0 }]);
+      const ran = await migrateLatest(database);
+      expect(ran.length).toBeGreaterThan(0);
+      expect(await database.knex('knex_migrations_lock').select('is_locked')).toEqual([{ is_locked: 0 }]);
+    } finally {
+      await database.destroy();
+    }
+  });
+});
