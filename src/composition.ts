@@ -39,7 +39,7 @@ export function createServices(database: Database) {
     authorizer,
     orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
     oidc: new OidcService({ db, lookups, oidc: new OidcStore() }),
-    attestations: new AttestationsService({ db, lookups, attestations: attestationStore }),
+    attestations: new AttestationsService({ db, lookups, attestations: attestationStore, accounts }),
     dependencyAlerts: new DependencyAlertsService({ db, lookups, alerts: alertStore, advisories: advisoryStore, accounts, access }),
     /** Advisories are public reference data (GraphQL node look-ups). */
     advisories: advisoryStore,

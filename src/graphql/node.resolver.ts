@@ -42,8 +42,7 @@ async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope:
       return visible ? toOrganization(ctx.apiBase, visible) : undefined;
     }
     case 'Enterprise': {
-      const row = await db('enterprises').where('id', id).first('slug');
-      const enterprise = row ? await lookups.visibleEnterprise(db, ctx.principal, row.slug) : undefined;
+      const enterprise = await lookups.visibleEnterpriseById(db, ctx.principal, id);
       return enterprise ? toEnterprise(enterprise) : undefined;
     }
     case 'Team': {
@@ -70,17 +69,11 @@ async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope:
       const result = await ctx.services.orgRoles.getRole(ctx.principal, org.login, id);
       return toRole(ctx.apiBase, result.org, result.role);
     }
-    case 'DependencyAlert': {
-      const row = await db('dependency_alerts').where('id', id).first('repo_id', 'number');
-      const repo = row ? await ctx.loaders.repositoryById.load(Number(row.repo_id)) : null;
-      if (!repo) return undefined;
-      return toDependencyAlert(ctx.apiBase, await ctx.services.dependencyAlerts.get(ctx.principal, repo.ownerLogin, repo.name, Number(row.number)));
-    }
+    case 'DependencyAlert':
+      return toDependencyAlert(ctx.apiBase, await ctx.services.dependencyAlerts.getById(ctx.principal, id));
     case 'Attestation': {
-      const row = await db('attestations').where('id', id).first('repo_id');
-      const repo = row ? await ctx.loaders.repositoryById.load(Number(row.repo_id)) : null;
-      if (!repo) return undefined;
-      return toAttestation(ctx.apiBase, repo, await ctx.services.attestations.get(ctx.principal, repo.ownerLogin, repo.name, id));
+      const { repo, attestation } = await ctx.services.attestations.getById(ctx.principal, id);
+      return toAttestation(ctx.apiBase, repo, attestation);
     }
     case 'Advisory': {
       const advisory = (await ctx.services.advisories.findByIds(db, [id])).get(id);

@@ -67,6 +67,11 @@ export class AccountsStore {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  async findEnterpriseById(db: Executor, id: number): Promise<EnterpriseRecord | undefined> {
+    const row = await db('enterprises').where('id', id).first('id', 'slug', 'name');
+    return row ? { id: Number(row.id), slug: row.slug, name: row.name } : undefined;
+  }
+
   async findEnterpriseBySlug(db: Executor, slug: string): Promise<EnterpriseRecord | undefined> {
     const row = await db('enterprises').where('slug_key', nameKey(slug)).first('id', 'slug', 'name');
     return row ? { id: Number(row.id), slug: row.slug, name: row.name } : undefined;

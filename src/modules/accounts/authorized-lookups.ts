@@ -35,6 +35,11 @@ export class AuthorizedLookups {
     return enterprise && (await this.deps.authorizer.isVisible(db, principal, { kind: 'enterprise', enterpriseId: enterprise.id })) ? enterprise : undefined;
   }
 
+  async visibleEnterpriseById(db: Executor, principal: Principal, id: number): Promise<EnterpriseRecord | undefined> {
+    const enterprise = await this.deps.accounts.findEnterpriseById(db, id);
+    return enterprise && (await this.deps.authorizer.isVisible(db, principal, { kind: 'enterprise', enterpriseId: enterprise.id })) ? enterprise : undefined;
+  }
+
   async visibleRepo(db: Executor, principal: Principal, owner: string, name: string): Promise<RepositoryRecord | undefined> {
     const repo = await this.deps.accounts.findRepository(db, owner, name);
     return repo && (await this.deps.authorizer.isVisible(db, principal, repoTarget(repo))) ? repo : undefined;

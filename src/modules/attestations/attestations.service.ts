@@ -5,6 +5,7 @@ import type { KeysetPage } from '../../database/keyset';
 import { NotFoundError } from '../../errors/domain';
 import { nowTimestamp } from '../../shared/time';
 import type { RepositoryRecord } from '../accounts/accounts.types';
+import type { AccountsStore } from '../accounts/accounts.store';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import { checkBundle } from './attestation-bundle';
 import type { AttestationRecord, AttestationsStore, PredicateFilter } from './attestations.store';
@@ -32,7 +33,7 @@ export interface AttestationPageRequest {
 
 /** Spec §4.3: signed attestations stored against a repository, found by subject digest. */
 export class AttestationsService {
-  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; attestations: AttestationsStore }) {}
+  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; attestations: AttestationsStore; accounts: AccountsStore }) {}
 
   /** #21: checks the bundle, stores it once; the same bundle again answers the same id. */
   async create(principal: Principal, owner: string, name: string, bundle: unknown): Promise<{ id: number }> {
@@ -54,6 +55,15 @@ export class AttestationsService {
       page: await attestations.listBySubject(db, repo.id, digest, { predicate, perPage: page.perPage, after: page.after, before: page.before, fromEnd: page.fromEnd }),
       total: page.withTotal ? await attestations.countBySubject(db, repo.id, digest, predicate) : undefined,
     };
+  }
+
+  /** An attestation by its id, with its repository, under #22's rules (GraphQL node ids). */
+  async getById(principal: Principal, id: number): Promise<{ repo: RepositoryRecord; attestation: AttestationRecord }> {
+    const { db } = this.deps;
+    const repoId = await this.deps.attestations.repoIdOf(db, id);
+    const repo = repoId === undefined ? undefined : (await this.deps.accounts.findRepositoriesByIds(db, [repoId])).get(repoId);
+    if (!repo) throw new NotFoundError();
+    return { repo, attestation: await this.get(principal, repo.ownerLogin, repo.name, id) };
   }
 
   /** The bundle behind a list item's bundle_url, under the same rules as #22. */

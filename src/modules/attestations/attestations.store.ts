@@ -58,14 +58,7 @@ export class AttestationsStore {
       .leftJoin('accounts as u', 'u.id', 'a.initiator_id')
       .where({ 'a.repo_id': repoId, 's.digest': digest })
       .select('a.id', 'a.repo_id', 'a.bundle', 'a.predicate_type', 'u.login as initiator_login');
-    const predicate = options.predicate;
-    if (predicate) {
-      query.where((q) => {
-        if (predicate.exact.length > 0) q.orWhereIn('a.predicate_type', predicate.exact);
-        // A case-sensitive prefix match on every dialect (SQLite's LIKE ignores case).
-        for (const prefix of predicate.prefixes) q.orWhereRaw('substr(a.predicate_type, 1, ?) = ?', [prefix.length, prefix]);
-      });
-    }
+    wherePredicate(query, options.predicate);
     const page = await fetchKeysetPage<Record<string, unknown>>(query, {
       list: ATTESTATIONS_LIST, columns: NEWEST_FIRST, valuesOf: (row) => [Number(row.id)],
       perPage: options.perPage, after: options.after, before: options.before, fromEnd: options.fromEnd,
@@ -85,14 +78,14 @@ export class AttestationsStore {
   /** How many attestations a repository has for a digest (and predicate). */
   async countBySubject(db: Knex, repoId: number, digest: string, predicate: PredicateFilter | undefined): Promise<number> {
     const query = db('attestations as a').join('attestation_subjects as s', 's.attestation_id', 'a.id').where({ 'a.repo_id': repoId, 's.digest': digest });
-    if (predicate) {
-      query.where((q) => {
-        if (predicate.exact.length > 0) q.orWhereIn('a.predicate_type', predicate.exact);
-        for (const prefix of predicate.prefixes) q.orWhereRaw('substr(a.predicate_type, 1, ?) = ?', [prefix.length, prefix]);
-      });
-    }
+    wherePredicate(query, predicate);
     const row = await query.count({ n: '*' }).first();
     return Number(row?.n ?? 0);
+  }
+
+  async repoIdOf(db: Executor, id: number): Promise<number | undefined> {
+    const row = await db('attestations').where('id', id).first('repo_id');
+    return row ? Number(row.repo_id) : undefined;
   }
 
   async find(db: Executor, repoId: number, id: number): Promise<AttestationRecord | undefined> {
@@ -102,6 +95,15 @@ export class AttestationsStore {
       .first('a.id', 'a.repo_id', 'a.bundle', 'a.predicate_type', 'u.login as initiator_login');
     return row ? toRecord(row) : undefined;
   }
+}
+
+/** Restricts to a predicate filter: exact types, or prefixes matched case-sensitively on every dialect (SQLite's LIKE ignores case). */
+function wherePredicate(query: Knex.QueryBuilder, predicate: PredicateFilter | undefined): void {
+  if (!predicate) return;
+  query.where((q) => {
+    if (predicate.exact.length > 0) q.orWhereIn('a.predicate_type', predicate.exact);
+    for (const prefix of predicate.prefixes) q.orWhereRaw('substr(a.predicate_type, 1, ?) = ?', [prefix.length, prefix]);
+  });
 }
 
 function toRecord(row: Record<string, unknown>): AttestationRecord {

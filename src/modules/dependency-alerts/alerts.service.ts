@@ -79,6 +79,15 @@ export class DependencyAlertsService {
     return (await this.hydrate(db, [alert]))[0]!;
   }
 
+  /** An alert by its id, under #26's rules (GraphQL node ids). */
+  async getById(principal: Principal, alertId: number): Promise<AlertView> {
+    const { db, alerts, accounts } = this.deps;
+    const location = await alerts.locate(db, alertId);
+    const repo = location ? (await accounts.findRepositoriesByIds(db, [location.repoId])).get(location.repoId) : undefined;
+    if (!location || !repo) throw new NotFoundError();
+    return this.get(principal, repo.ownerLogin, repo.name, location.number);
+  }
+
   /** #27: state transitions of spec §3 and the assignee set, in one transaction. */
   async update(principal: Principal, owner: string, name: string, number: number, body: UpdateBody): Promise<AlertView> {
     return withTransaction(this.deps.db, async (trx) => {

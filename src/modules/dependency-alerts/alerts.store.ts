@@ -90,7 +90,7 @@ export class AlertsStore {
     const page = await fetchKeysetPage<Row>(query, {
       list: alertListName(request.sort, request.direction),
       columns: alertOrder(request.sort, request.direction),
-      valuesOf: (row) => [request.sort === 'epss_percentage' ? Number(row.epss_sort) : row[request.sort === 'created' ? 'created_at' : 'updated_at'], Number(row.id)],
+      valuesOf: (row) => sortValuesOf(toAlert(row), request.sort),
       perPage: request.perPage,
       after: request.after,
       before: request.before,
@@ -103,6 +103,12 @@ export class AlertsStore {
   async count(db: Knex, scope: AlertScope, visibility: AlertVisibility, filters: AlertFilters): Promise<number> {
     const row = await filteredAlerts(db, scope, visibility, filters).count({ n: '*' }).first();
     return Number(row?.n ?? 0);
+  }
+
+  /** Where an alert is, by its id (GraphQL node ids carry ids, REST paths numbers). */
+  async locate(db: Executor, alertId: number): Promise<{ repoId: number; number: number } | undefined> {
+    const row = await db('dependency_alerts').where('id', alertId).first('repo_id', 'number');
+    return row ? { repoId: Number(row.repo_id), number: Number(row.number) } : undefined;
   }
 
   async findByNumber(db: Executor, repoId: number, number: number, options: { lock?: boolean } = {}): Promise<AlertRecord | undefined> {
@@ -210,10 +216,14 @@ function filteredAlerts(db: Knex, scope: AlertScope, visibility: AlertVisibility
   return query;
 }
 
+/** An alert's position in a list of the given order: its sort value, then its id. */
+function sortValuesOf(alert: AlertRecord, sort: AlertSort): [string | number, number] {
+  return [sort === 'created' ? alert.createdAt : sort === 'updated' ? alert.updatedAt : alert.epssSort, alert.id];
+}
+
 /** The cursor of an alert in a list of the given order (REST Link and GraphQL edges alike). */
 export function alertCursor(alert: AlertRecord, sort: AlertSort, direction: 'asc' | 'desc'): string {
-  const value = sort === 'created' ? alert.createdAt : sort === 'updated' ? alert.updatedAt : alert.epssSort;
-  return encodeCursor(alertListName(sort, direction), [value, alert.id]);
+  return encodeCursor(alertListName(sort, direction), sortValuesOf(alert, sort));
 }
 
 /** Every filter of spec §4.4 as SQL; values were validated by the route's schema. */

@@ -43,8 +43,7 @@ export class OrganizationRelations {
   @FieldResolver(() => Enterprise, { nullable: true, description: 'The enterprise the organization belongs to, if any (and visible).' })
   async enterprise(@Root() org: Organization, @Ctx() ctx: GraphQLContext): Promise<Enterprise | null> {
     if (org.record.enterpriseId === null) return null;
-    const row = await ctx.services.database.knex('enterprises').where('id', org.record.enterpriseId).first('slug');
-    const enterprise = row ? await ctx.services.lookups.visibleEnterprise(ctx.services.database.knex, ctx.principal, row.slug) : undefined;
+    const enterprise = await ctx.services.lookups.visibleEnterpriseById(ctx.services.database.knex, ctx.principal, org.record.enterpriseId);
     return enterprise ? toEnterprise(enterprise) : null;
   }
 }

@@ -18,6 +18,11 @@ export function toRole(base: string, org: OrganizationRecord, role: RoleRecord):
   };
 }
 
+/** Whether the window counts from the end of the list, so the list's size must be known first. */
+function needsTotal(args: ConnectionArgs): boolean {
+  return args.last != null && args.before == null;
+}
+
 /** Offset windows over the holder lists (REST pages them by number); `total` places `last`. */
 function offsetWindow(list: string, args: ConnectionArgs, total: number): { offset: number; limit: number } {
   const window = windowOf(args);
@@ -62,7 +67,7 @@ export class OrganizationRoleHolders {
   @FieldResolver(() => RoleTeamConnection, { nullable: true, description: 'Teams holding the role, and how (owners).' })
   async teams(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
     const list = `role_teams:${role.org.id}:${role.databaseId}`;
-    const { total } = await ctx.services.orgRoles.listTeams(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 });
+    const total = needsTotal(args) ? (await ctx.services.orgRoles.listTeams(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 })).total : 0;
     const { offset, limit } = offsetWindow(list, args, total);
     const result = await ctx.services.orgRoles.listTeams(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: limit, offset });
     return holdersConnection(list, result.total, offset, result.items, (item, cursor) => ({ cursor, node: toTeam(item.team), assignment: item.assignment as RoleAssignment }));
@@ -71,7 +76,7 @@ export class OrganizationRoleHolders {
   @FieldResolver(() => RoleUserConnection, { nullable: true, description: 'Users holding the role, how, and through which teams (owners).' })
   async users(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
     const list = `role_users:${role.org.id}:${role.databaseId}`;
-    const { total } = await ctx.services.orgRoles.listUsers(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 });
+    const total = needsTotal(args) ? (await ctx.services.orgRoles.listUsers(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 })).total : 0;
     const { offset, limit } = offsetWindow(list, args, total);
     const result = await ctx.services.orgRoles.listUsers(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: limit, offset });
     return holdersConnection(list, result.total, offset, result.items, (item, cursor) => ({
