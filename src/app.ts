@@ -1,8 +1,10 @@
 import express, { Router, type Express } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
-import { authenticate } from './http/authenticate';
-import { errorMiddleware, unknownRoute } from './http/errors.middleware';
+import { identify, requireValidCredentials } from './http/authenticate';
+import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
+import { rateLimit } from './http/rate-limit';
+import { requestLog } from './http/request-log';
 import type { Logger } from './logger';
 import { createGraphQLMiddleware } from './graphql/server';
 import { apiBase } from './http/api-base';
@@ -28,21 +30,28 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.set('trust proxy', trustProxy);
   app.set('json spaces', 0);
 
+  app.use(requestLog(logger));
+
   app.get('/healthz', async (_req, res) => {
     await services.database.knex.raw('select 1');
     res.json({ status: 'ok' });
   });
 
+  // Every request is identified, then counted (x-ratelimit-*), before anything else
+  // can answer it; only then are bad credentials refused.
+  const identified = [apiBase, identify(services.authenticator)];
+
   // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
-  app.use('/graphql', apiBase, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard, await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer }));
+  app.use('/graphql', ...identified, rateLimit(services.rateLimiter, 'graphql'), jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
+    await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer }), graphqlTransportErrors(logger));
 
   const api = Router();
-  api.use(apiBase);
+  api.use(...identified, rateLimit(services.rateLimiter, 'core'));
   // A body is parsed once: bundles may be larger than the default limit.
   api.post('/repos/:owner/:repo/attestations', jsonParser(MAX_BUNDLE_BYTES));
   api.use(jsonParser());
   api.use(apiVersion);
-  api.use(authenticate(services.authenticator));
+  api.use(requireValidCredentials);
   api.use(orgRolesRoutes(services.orgRoles));
   api.use(oidcRoutes(services.oidc));
   api.use(attestationsRoutes(services.attestations));

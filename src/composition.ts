@@ -16,9 +16,17 @@ import { OrgRolesService } from './modules/org-roles/org-roles.service';
 import { OrgRolesStore } from './modules/org-roles/org-roles.store';
 import { TokensService } from './modules/tokens/tokens.service';
 import { WorldLoader } from './modules/world/world.loader';
+import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
+import { RateLimiter } from './rate-limits/rate-limiter';
+import { RateLimitStore } from './rate-limits/rate-limit.store';
+
+export interface ServiceOptions {
+  /** The rate limits to hold callers to; false or absent: none (RATE_LIMITS=off). */
+  rateLimits?: RateLimitPolicy | false;
+}
 
 /** The one place that constructs stores and services. */
-export function createServices(database: Database) {
+export function createServices(database: Database, options: ServiceOptions = {}) {
   const db = database.knex;
   const accounts = new AccountsStore();
   const access = new AccessStore();
@@ -44,6 +52,7 @@ export function createServices(database: Database) {
     /** Advisories are public reference data (GraphQL node look-ups). */
     advisories: advisoryStore,
     tokens,
+    rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
     world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore }),
   };
 }

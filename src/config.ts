@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_RATE_LIMIT_POLICY, type RateLimitPolicy } from './rate-limits/rate-limit.policy';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -8,6 +9,10 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  RATE_LIMIT_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit),
+  RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit),
+  RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMIT_POLICY.writeLimit),
+  RATE_LIMIT_SPAMMED_STATUS: z.enum(['422', '429']).default('422'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   GRAPHQL_EXPLORER: z.enum(['on', 'off']).default('on'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
@@ -18,7 +23,8 @@ export interface Config {
   port: number;
   host: string;
   logLevel: (typeof LOG_LEVELS)[number];
-  rateLimits: boolean;
+  /** The limits in force, or false when RATE_LIMITS=off (benchmarks, bulk test runs). */
+  rateLimits: RateLimitPolicy | false;
   trustProxy: boolean;
   graphqlExplorer: boolean;
   /** PostgreSQL connections per instance (SQLite always uses one). */
@@ -40,7 +46,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port: e.PORT,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
-    rateLimits: e.RATE_LIMITS === 'on',
+    rateLimits: e.RATE_LIMITS === 'on' && {
+      ...DEFAULT_RATE_LIMIT_POLICY,
+      authenticatedLimit: e.RATE_LIMIT_REQUESTS_PER_HOUR,
+      anonymousLimit: e.RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR,
+      writeLimit: e.RATE_LIMIT_WRITES_PER_MINUTE,
+      spammedStatus: e.RATE_LIMIT_SPAMMED_STATUS === '429' ? 429 : 422,
+    },
     trustProxy: e.TRUST_PROXY === 'true',
     graphqlExplorer: e.GRAPHQL_EXPLORER === 'on',
     databasePoolMax: e.DATABASE_POOL_MAX,

@@ -4,6 +4,7 @@ import { createServices } from './composition';
 import type { Config } from './config';
 import { openDatabase } from './database/connection';
 import { migrateLatest } from './database/migrate';
+import { createHttpServer, type ServerLimits } from './http/http-server';
 import { createLogger } from './logger';
 
 export interface RunningServer {
@@ -13,15 +14,15 @@ export interface RunningServer {
 }
 
 /** config → database → migrations → listen; closes cleanly on SIGTERM/SIGINT. */
-export async function startServer(config: Config, hooks: { beforeListen?: (services: ReturnType<typeof createServices>) => Promise<void> } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, hooks: { beforeListen?: (services: ReturnType<typeof createServices>) => Promise<void>; serverLimits?: Partial<ServerLimits> } = {}): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
   const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
   await migrateLatest(database);
-  const services = createServices(database);
+  const services = createServices(database, { rateLimits: config.rateLimits });
   await hooks.beforeListen?.(services);
   const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer });
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
+    const s = createHttpServer(app, hooks.serverLimits).listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);
   });
   const address = server.address();

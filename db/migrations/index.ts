@@ -13,6 +13,7 @@ import * as createOidcCustomization from './20261122100700_create_oidc_customiza
 import * as createAdvisories from './20261122100800_create_advisories';
 import * as createDependencyAlerts from './20261122100900_create_dependency_alerts';
 import * as createAttestations from './20261122101000_create_attestations';
+import * as createRateLimitCounters from './20261123090000_create_rate_limit_counters';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,6 +32,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122100800_create_advisories', createAdvisories],
   ['20261122100900_create_dependency_alerts', createDependencyAlerts],
   ['20261122101000_create_attestations', createAttestations],
+  ['20261123090000_create_rate_limit_counters', createRateLimitCounters],
 ];
 
 /** A knex migration source over the list above. */

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { SQLITE_PRAGMAS, dialectOf, type Dialect } from './dialect';
+import { dialectOf, type Dialect } from './dialect';
+import { applySqlitePragmas, type PragmaConnection } from './sqlite-pragmas';
 
 export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests give each file its own). */
@@ -31,12 +32,20 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
     client: 'better-sqlite3',
     connection: { filename: databaseUrl },
     useNullAsDefault: true,
+    // A connection refused by applySqlitePragmas fails the query, whose caller reports it;
+    // knex's own copy of that error (a stack on stdout) is noise.
+    log: { warn: (message: string) => { if (!message.startsWith('Acquire connection error')) console.log(message); } },
     pool: {
       min: 1,
       max: 1,
-      afterCreate: (conn: { pragma(p: string): unknown }, done: (err: Error | null, conn: unknown) => void) => {
-        for (const pragma of SQLITE_PRAGMAS) conn.pragma(pragma);
-        done(null, conn);
+      // A connection whose settings did not take is refused; its error fails the first query.
+      afterCreate: (conn: PragmaConnection, done: (err: Error | null, conn: unknown) => void) => {
+        try {
+          applySqlitePragmas(conn, databaseUrl);
+          done(null, conn);
+        } catch (error) {
+          done(error as Error, conn);
+        }
       },
     },
   });

@@ -26,9 +26,6 @@ export function isInvalidValueError(error: unknown): boolean {
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
-/** SQLite pragmas applied to every connection: durability and concurrency settings. */
-export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = NORMAL', 'foreign_keys = ON', 'busy_timeout = 5000'];
-
 /**
  * Locks the selected rows until the transaction ends. PostgreSQL needs FOR UPDATE for a
  * read-then-write; SQLite has one writer at a time, so the write transaction itself locks.

@@ -17,7 +17,8 @@ export type DomainErrorCode =
   | 'VALIDATION_FAILED'
   | 'BAD_REQUEST'
   | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE';
+  | 'PAYLOAD_TOO_LARGE'
+  | 'RATE_LIMITED';
 
 export abstract class DomainError extends Error {
   abstract readonly code: DomainErrorCode;
@@ -67,4 +68,21 @@ export class ConflictError extends DomainError {
 
 export class PayloadTooLargeError extends DomainError {
   readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+/**
+ * A caller over a rate limit: `exhausted` used up its requests of the window; `spammed`
+ * sent writes faster than the write limit allows (the spec's "endpoint has been spammed").
+ */
+export class RateLimitedError extends DomainError {
+  readonly code = 'RATE_LIMITED';
+  constructor(
+    message: string,
+    readonly kind: 'exhausted' | 'spammed',
+    readonly retryAfterSeconds: number,
+    /** Spammed answers are 422 as the spec says, or 429 where the operator chose it. */
+    readonly asTooManyRequests: boolean,
+  ) {
+    super(message);
+  }
 }

@@ -11,6 +11,7 @@ const CODES: Record<DomainErrorCode, string> = {
   BAD_REQUEST: 'BAD_USER_INPUT',
   CONFLICT: 'CONFLICT',
   PAYLOAD_TOO_LARGE: 'BAD_USER_INPUT',
+  RATE_LIMITED: 'RATE_LIMITED',
 };
 
 const HTTP_STATUS: Partial<Record<DomainErrorCode, number>> = { UNAUTHENTICATED: 401 };

@@ -1,4 +1,4 @@
-import { DomainError, ForbiddenError, ValidationError, type DomainErrorCode, type FieldError } from './domain';
+import { DomainError, ForbiddenError, RateLimitedError, ValidationError, type DomainErrorCode, type FieldError } from './domain';
 
 const STATUS: Record<DomainErrorCode, number> = {
   NOT_FOUND: 404,
@@ -8,7 +8,14 @@ const STATUS: Record<DomainErrorCode, number> = {
   BAD_REQUEST: 400,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
 };
+
+function statusOf(error: DomainError): number {
+  // spec §4: "422 … the endpoint has been spammed", unless the operator asked for 429.
+  if (error instanceof RateLimitedError && error.kind === 'spammed' && !error.asTooManyRequests) return 422;
+  return STATUS[error.code];
+}
 
 export interface HttpErrorBody {
   message: string;
@@ -28,11 +35,12 @@ export function toHttpError(error: unknown, documentationUrl: string): HttpError
   if (!(error instanceof DomainError)) {
     return { status: 500, headers: {}, body: { message: 'Internal Server Error', documentation_url: documentationUrl, status: '500' } };
   }
-  const status = STATUS[error.code];
+  const status = statusOf(error);
   const body: HttpErrorBody = { message: error.message, documentation_url: documentationUrl, status: String(status) };
   const headers: Record<string, string> = {};
   if (error instanceof ValidationError) body.errors = error.errors;
   if (error.code === 'UNAUTHENTICATED') headers['WWW-Authenticate'] = 'Bearer realm="orgsec"';
+  if (error instanceof RateLimitedError) headers['Retry-After'] = String(error.retryAfterSeconds);
   if (error instanceof ForbiddenError) {
     if (error.details.acceptedPermission) headers['X-Accepted-Service-Permissions'] = error.details.acceptedPermission;
   }

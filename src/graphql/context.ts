@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal';
 import type { Services } from '../composition';
+import type { RateLimitCaller } from '../rate-limits/rate-limit.policy';
 import type { Loaders } from './loaders';
 
 /** What every resolver gets: the caller (authenticated once), the services, and this request's loaders. */
@@ -9,4 +10,6 @@ export interface GraphQLContext {
   loaders: Loaders;
   /** The origin URL fields are built from, as in REST answers. */
   apiBase: string;
+  /** Who this request's writes are counted against. */
+  rateLimitCaller: RateLimitCaller;
 }

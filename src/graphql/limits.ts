@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import depthLimit from 'graphql-depth-limit';
-import { GraphQLError, Kind, getNamedType, type GraphQLSchema, type SelectionNode, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, Lexer, Source, TokenKind, getNamedType, type GraphQLSchema, type SelectionNode, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DEFAULT_PAGE_SIZE } from './relay';
 
@@ -8,6 +8,10 @@ import { DEFAULT_PAGE_SIZE } from './relay';
 export const MAX_DEPTH = 12;
 export const MAX_ALIASES = 30;
 export const MAX_COMPLEXITY = 10_000;
+/** Directives in an operation, fragments counted once per spread (unknown ones each cost a validation error). */
+export const MAX_DIRECTIVES = 50;
+/** Lexical tokens of a document (names, punctuation, values; not commas, whitespace or comments). */
+export const MAX_TOKENS = 5_000;
 
 /**
  * Refuses operations with more aliased fields than MAX_ALIASES (a cheap way to multiply
@@ -37,7 +41,62 @@ export const aliasLimit: ValidationRule = (context) => {
   };
 };
 
-export const validationRules: ValidationRule[] = [depthLimit(MAX_DEPTH), aliasLimit];
+/** Refuses operations with more directives than MAX_DIRECTIVES, counting a fragment's once for every place it is spread. */
+export const directiveLimit: ValidationRule = (context) => {
+  const count = (selections: readonly SelectionNode[], depth: number): number => {
+    if (depth > 50) return 0; // fragment cycles are refused by another rule
+    let directives = 0;
+    for (const selection of selections) {
+      directives += selection.directives?.length ?? 0;
+      if (selection.kind === Kind.FIELD) directives += selection.selectionSet ? count(selection.selectionSet.selections, depth + 1) : 0;
+      else if (selection.kind === Kind.INLINE_FRAGMENT) directives += count(selection.selectionSet.selections, depth + 1);
+      else {
+        const fragment = context.getFragment(selection.name.value);
+        if (fragment) directives += (fragment.directives?.length ?? 0) + count(fragment.selectionSet.selections, depth + 1);
+      }
+      if (directives > MAX_DIRECTIVES) return directives;
+    }
+    return directives;
+  };
+  return {
+    OperationDefinition(operation) {
+      const onOperation = (operation.directives?.length ?? 0) + (operation.variableDefinitions ?? []).reduce((n, v) => n + (v.directives?.length ?? 0), 0);
+      if (onOperation + count(operation.selectionSet.selections, 0) > MAX_DIRECTIVES) {
+        context.reportError(new GraphQLError(`The query uses more than ${MAX_DIRECTIVES} directives.`, { nodes: [operation] }));
+      }
+    },
+  };
+};
+
+export const validationRules: ValidationRule[] = [depthLimit(MAX_DEPTH), aliasLimit, directiveLimit];
+
+/** Whether `source` has more than `max` tokens; stops lexing there (a syntax error is left to the parser). */
+export function hasMoreTokensThan(source: string, max: number): boolean {
+  const lexer = new Lexer(new Source(source));
+  try {
+    for (let tokens = 0; lexer.advance().kind !== TokenKind.EOF; tokens++) if (tokens >= max) return true;
+  } catch {
+    return false;
+  }
+  return false;
+}
+
+/** Refuses documents of more than MAX_TOKENS tokens before they are parsed (a huge document costs parse time and memory). */
+export function tokenLimit(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveSource({ source }) {
+          if (hasMoreTokensThan(source, MAX_TOKENS)) {
+            throw new GraphQLError(`The query has more than ${MAX_TOKENS} tokens.`, {
+              extensions: { code: 'QUERY_TOO_LARGE', limit: MAX_TOKENS, http: { status: 400 } },
+            });
+          }
+        },
+      };
+    },
+  };
+}
 
 /** A connection costs its children times the page size it asks for (30 when it asks none). */
 const pageSizeEstimator: ComplexityEstimator = ({ field, args, childComplexity }) => {

@@ -4,13 +4,14 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
-import { GraphQLError } from 'graphql';
 import type { Services } from '../composition';
-import { DomainError } from '../errors/domain';
 import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
+import { principalOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
-import { complexityLimit, validationRules } from './limits';
+import { complexityLimit, tokenLimit, validationRules } from './limits';
+import { mutationRateLimit } from './rate-limit.plugin';
+import { rateLimitCallerOf } from '../http/rate-limit';
 import { createLoaders } from './loaders';
 import { graphqlSchema } from './schema';
 
@@ -31,23 +32,21 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError((error) => logger.error({ err: error }, 'unhandled GraphQL error')),
     plugins: [
+      tokenLimit(),
       complexityLimit(schema),
+      ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
       options.explorer ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
     ],
   });
   await server.start();
   return expressMiddleware(server, {
-    // The caller is authenticated once per request, by the same step as REST.
+    // The caller was authenticated once, by the same step as REST (http/authenticate.ts).
     context: async ({ req, res }) => {
-      try {
-        const principal = await services.authenticator.authenticate(req.get('authorization'));
-        // URL fields point at the REST API: the checked origin, not the /graphql mount.
-        const origin = res.locals.apiBase ? new URL(res.locals.apiBase).origin : '';
-        return { principal, services, loaders: createLoaders(services), apiBase: origin };
-      } catch (error) {
-        if (error instanceof DomainError) throw toGraphQLError(error);
-        throw new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
-      }
+      if (res.locals.credentialsError) throw toGraphQLError(res.locals.credentialsError);
+      const principal = principalOf(res);
+      // URL fields point at the REST API: the checked origin, not the /graphql mount.
+      const origin = res.locals.apiBase ? new URL(res.locals.apiBase).origin : '';
+      return { principal, services, loaders: createLoaders(services), apiBase: origin, rateLimitCaller: rateLimitCallerOf(req, res) };
     },
   }) as RequestHandler;
 }

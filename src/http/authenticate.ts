@@ -1,21 +1,43 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Authenticator } from '../auth/authenticator';
-import { BadRequestError } from '../errors/domain';
+import { ANONYMOUS } from '../auth/principal';
+import { AuthenticationError, BadRequestError } from '../errors/domain';
 
 const QUERY_TOKEN_KEYS = ['access_token', 'token'];
 
-/** The one authentication step: Authorization header → res.locals.principal. */
-export function authenticate(authenticator: Authenticator): RequestHandler {
+/**
+ * The one authentication step: Authorization header → res.locals.principal. Bad
+ * credentials are only recorded here, so the request can still be counted against its
+ * client address (guessing tokens spends the anonymous budget); `requireValidCredentials`
+ * refuses them.
+ */
+export function identify(authenticator: Authenticator): RequestHandler {
   return async (req, res, next) => {
-    // Tokens in URLs leak into logs and histories: refused outright.
-    if (QUERY_TOKEN_KEYS.some((key) => key in req.query)) {
-      throw new BadRequestError('Passing an access token in the query string is not supported. Use the Authorization header.');
-    }
-    const principal = await authenticator.authenticate(req.get('authorization'));
-    res.locals.principal = principal;
-    if (principal.kind === 'user' && principal.grant.kind === 'scopes') {
-      res.setHeader('X-OAuth-Scopes', principal.grant.declared.join(', '));
+    try {
+      res.locals.principal = await authenticator.authenticate(req.get('authorization'));
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      res.locals.principal = ANONYMOUS;
+      res.locals.credentialsError = error;
     }
     next();
   };
 }
+
+/** Tokens in URLs leak into logs and histories: refused outright. */
+export function assertNoTokenInQuery(req: Request): void {
+  if (QUERY_TOKEN_KEYS.some((key) => key in req.query)) {
+    throw new BadRequestError('Passing an access token in the query string is not supported. Use the Authorization header.');
+  }
+}
+
+/** Refuses what `identify` recorded: never a silent downgrade to anonymous. */
+export const requireValidCredentials: RequestHandler = (req, res, next) => {
+  assertNoTokenInQuery(req);
+  if (res.locals.credentialsError) throw res.locals.credentialsError;
+  const principal = res.locals.principal;
+  if (principal?.kind === 'user' && principal.grant.kind === 'scopes') {
+    res.setHeader('X-OAuth-Scopes', principal.grant.declared.join(', '));
+  }
+  next();
+};

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { BadRequestError } from '../errors/domain';
+import { assertNoTokenInQuery } from './authenticate';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Deeper JSON is refused before any code walks it (no request can exhaust the stack). */
@@ -30,9 +31,7 @@ export function assertJsonDepth(value: unknown): void {
 
 /** GraphQL requests: no token in the query string, no JSON deeper than REST accepts. */
 export const graphqlRequestGuard: RequestHandler = (req, _res, next) => {
-  if ('access_token' in req.query || 'token' in req.query) {
-    throw new BadRequestError('Passing an access token in the query string is not supported. Use the Authorization header.');
-  }
+  assertNoTokenInQuery(req);
   if (req.body !== undefined) assertJsonDepth(req.body);
   next();
 };

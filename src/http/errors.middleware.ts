@@ -1,8 +1,9 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { requirementOf } from '../auth/requirements';
 import { isInvalidValueError } from '../database/dialect';
-import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../errors/domain';
+import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError } from '../errors/domain';
+import { toGraphQLError } from '../errors/graphql';
 import { toHttpError } from '../errors/http';
 
 function documentationUrl(apiBase: string | undefined, operation: string | undefined): string {
@@ -32,11 +33,30 @@ export const unknownRoute: RequestHandler = () => {
 /** The one error middleware: domain errors rendered, everything else masked and logged once. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const cause = fromRequestFailure(error) ?? error;
-    const operation = res.locals.operation ? requirementOf(res.locals.operation).operationId : undefined;
-    const rendered = toHttpError(cause, documentationUrl(res.locals.apiBase, operation));
-    if (rendered.status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    const { rendered } = renderFailure(logger, error, req, res);
     if (res.headersSent) return;
     res.status(rendered.status).set(rendered.headers).json(rendered.body);
+  };
+}
+
+/** The failure as a domain error and its HTTP rendering; anything unknown is logged once. */
+function renderFailure(logger: Logger, error: unknown, req: Request, res: Response) {
+  const cause = fromRequestFailure(error) ?? error;
+  const operation = res.locals.operation ? requirementOf(res.locals.operation).operationId : undefined;
+  const rendered = toHttpError(cause, documentationUrl(res.locals.apiBase, operation));
+  if (rendered.status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+  return { cause, rendered };
+}
+
+/**
+ * Failures before Apollo Server runs (host, body, rate limit) answered in GraphQL's own
+ * shape, `{errors: [{message, extensions: {code}}]}`, with REST's status and headers.
+ */
+export function graphqlTransportErrors(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const { cause, rendered } = renderFailure(logger, error, req, res);
+    if (res.headersSent) return;
+    const code = cause instanceof DomainError ? toGraphQLError(cause).extensions.code : 'INTERNAL_SERVER_ERROR';
+    res.status(rendered.status).set(rendered.headers).json({ errors: [{ message: rendered.body.message, extensions: { code } }] });
   };
 }

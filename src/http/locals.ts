@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { Principal } from '../auth/principal';
+import type { AuthenticationError } from '../errors/domain';
 import type { OperationName } from '../auth/requirements';
 
 declare global {
@@ -7,6 +8,8 @@ declare global {
   namespace Express {
     interface Locals {
       principal?: Principal;
+      /** Credentials that did not authenticate; refused once the request is counted. */
+      credentialsError?: AuthenticationError;
       /** Origin plus the API mount path: every URL field in a body starts with it. */
       apiBase?: string;
       operation?: OperationName;

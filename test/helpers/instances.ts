@@ -42,7 +42,7 @@ export interface Instance {
 export function startInstance(databaseUrl: string): Promise<Instance> {
   if (!fs.existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` (npm test does) before these tests');
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--database', databaseUrl], {
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMITS: 'off', DATABASE_URL: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

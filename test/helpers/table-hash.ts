@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 
+// The domain's tables; rate_limit_counters is left out, as every request counts there.
 const TABLES = [
   'accounts', 'enterprises', 'enterprise_members', 'organizations', 'organization_members', 'organization_custom_properties',
   'teams', 'team_members', 'repositories', 'repository_collaborators', 'team_repositories', 'repository_custom_property_values',

@@ -4,6 +4,8 @@ import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { createServices, type Services } from '../../src/composition';
+import type { Logger } from '../../src/logger';
+import type { RateLimitPolicy } from '../../src/rate-limits/rate-limit.policy';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestApp {
@@ -16,10 +18,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Rate limits to enforce; off unless a test asks (RATE_LIMITS=off, as for bulk runs). */
+  rateLimits?: RateLimitPolicy;
+  /** Where the app logs; silent unless a test reads the log. */
+  logger?: Logger;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const services = createServices(db);
-  const app = await createApp({ services, logger: pino({ level: 'silent' }) });
+  const services = createServices(db, { rateLimits: options.rateLimits ?? false });
+  const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }) });
   // One listening server per file: a stable origin, as a real client sees.
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));

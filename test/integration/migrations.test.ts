@@ -13,7 +13,7 @@ const APP_TABLES = [
   'dependency_alert_assignees', 'dependency_alerts', 'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises',
   'organization_custom_properties', 'organization_members', 'organization_oidc_property_inclusions',
   'organization_oidc_subject_templates', 'organization_role_teams', 'organization_role_users', 'organization_roles',
-  'organizations', 'repositories', 'repository_collaborators', 'repository_custom_property_values',
+  'organizations', 'rate_limit_counters', 'repositories', 'repository_collaborators', 'repository_custom_property_values',
   'repository_deployment_records', 'repository_oidc_subject_templates', 'repository_storage_records',
   'team_members', 'team_repositories', 'teams', 'token_repositories', 'tokens',
 ];

@@ -130,7 +130,14 @@ export const updateBody = z
   .strictObject({
     state: z.string().pipe(z.enum(['dismissed', 'open'], { message: 'must be dismissed or open; other states cannot be requested' })).optional(),
     dismissed_reason: z.enum(DISMISSED_REASONS).optional(),
-    dismissed_comment: z.string().max(MAX_DISMISSED_COMMENT, `must be at most ${MAX_DISMISSED_COMMENT} characters`).nullable().optional(),
+    dismissed_comment: z
+      .string()
+      .max(MAX_DISMISSED_COMMENT, `must be at most ${MAX_DISMISSED_COMMENT} characters`)
+      // A NUL byte (PostgreSQL refuses it, SQLite keeps it) or a lone surrogate (stored as
+      // U+FFFD) would not come back as sent: refused alike on both databases.
+      .regex(/^[^\u0000\uD800-\uDFFF]*$/u, 'must be Unicode text without NUL characters')
+      .nullable()
+      .optional(),
     assignees: z.array(login).max(MAX_ASSIGNEES, `must name at most ${MAX_ASSIGNEES} users`).optional(),
   })
   .superRefine((body, ctx) => {

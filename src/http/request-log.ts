@@ -1,0 +1,49 @@
+import crypto from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Logger } from '../logger';
+import type { Principal } from '../auth/principal';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Query keys whose values are secrets: refused by the API, and never written to a log. */
+const SECRET_QUERY_KEY = /token|secret|password|key|code|signature/i;
+
+/** The URL as logged: the path, and the query with every secret-looking value replaced. */
+export function redactedUrl(originalUrl: string): string {
+  const queryAt = originalUrl.indexOf('?');
+  if (queryAt === -1) return originalUrl;
+  const params = new URLSearchParams(originalUrl.slice(queryAt + 1));
+  const redacted = [...params].map(([key, value]): [string, string] => [key, SECRET_QUERY_KEY.test(key) ? '[REDACTED]' : value]);
+  return `${originalUrl.slice(0, queryAt)}?${new URLSearchParams(redacted).toString()}`;
+}
+
+function principalId(principal: Principal | undefined): string {
+  if (!principal || principal.kind === 'anonymous') return 'anonymous';
+  return principal.kind === 'user' ? `user:${principal.userId}` : `app:${principal.tokenId}`;
+}
+
+/**
+ * One structured line per request, written when the answer is finished: request id
+ * (an incoming `x-request-id` is kept and echoed), method, route template, status,
+ * duration and principal. Never a header or a token.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    res.setHeader('x-request-id', requestId);
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || null;
+      logger.info({
+        requestId,
+        method: req.method,
+        route,
+        url: redactedUrl(req.originalUrl),
+        status: res.statusCode,
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        principal: principalId(res.locals.principal),
+      }, 'request');
+    });
+    next();
+  };
+}
