@@ -1,7 +1,9 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'orgsec' }, redact: ['req.headers.authorization'] });
+/** The service's logger: JSON lines to stdout (or `destination`, which tests read). */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, base: { service: 'orgsec' }, redact: ['req.headers.authorization'] };
+  return destination ? pino(options, destination) : pino(options);
 }
