@@ -16,6 +16,25 @@ export interface Database {
   schema: string | undefined;
 }
 
+/** How often PostgreSQL checks, while a query runs or waits, that this client is still there. */
+export const PG_CLIENT_CHECK_INTERVAL_MS = 1000;
+
+interface PgConnection {
+  query(sql: string, callback: (error: (Error & { code?: string }) | null) => void): void;
+}
+
+/**
+ * A session of an instance that died while its query waited on a lock would otherwise keep
+ * every lock it holds until that wait ends. With the check, PostgreSQL ends the session,
+ * rolling its transaction back, within a second. Servers before 14 lack the setting
+ * (42704: unknown parameter) and keep their default.
+ */
+function watchForVanishedClient(conn: PgConnection, done: (error: Error | null, conn: PgConnection) => void): void {
+  conn.query(`SET client_connection_check_interval = ${PG_CLIENT_CHECK_INTERVAL_MS}`, (error) => {
+    done(error && error.code !== '42704' ? error : null, conn);
+  });
+}
+
 export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'postgres') {
@@ -23,7 +42,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       client: 'pg',
       connection: databaseUrl,
       searchPath: options.schema ? [options.schema] : undefined,
-      pool: { min: 0, max: options.poolMax ?? 10 },
+      pool: { min: 0, max: options.poolMax ?? 10, afterCreate: watchForVanishedClient },
     } as Knex.Config);
     return { knex, dialect, schema: options.schema };
   }

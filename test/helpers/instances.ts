@@ -57,7 +57,7 @@ export function startInstance(databaseUrl: string): Promise<Instance> {
           url: match[1]!,
           process: child,
           stop: () => new Promise((done) => {
-            if (child.exitCode !== null) return done();
+            if (child.exitCode !== null || child.signalCode !== null) return done(); // already ended (a signal leaves exitCode null)
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),
