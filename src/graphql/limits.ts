@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import depthLimit from 'graphql-depth-limit';
-import { GraphQLError, Kind, Lexer, Source, TokenKind, getNamedType, type GraphQLSchema, type SelectionNode, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, getNamedType, type GraphQLSchema, type SelectionNode, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DEFAULT_PAGE_SIZE } from './relay';
 
@@ -70,33 +70,12 @@ export const directiveLimit: ValidationRule = (context) => {
 
 export const validationRules: ValidationRule[] = [depthLimit(MAX_DEPTH), aliasLimit, directiveLimit];
 
-/** Whether `source` has more than `max` tokens; stops lexing there (a syntax error is left to the parser). */
-export function hasMoreTokensThan(source: string, max: number): boolean {
-  const lexer = new Lexer(new Source(source));
-  try {
-    for (let tokens = 0; lexer.advance().kind !== TokenKind.EOF; tokens++) if (tokens >= max) return true;
-  } catch {
-    return false;
-  }
-  return false;
-}
-
-/** Refuses documents of more than MAX_TOKENS tokens before they are parsed (a huge document costs parse time and memory). */
-export function tokenLimit(): ApolloServerPlugin {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveSource({ source }) {
-          if (hasMoreTokensThan(source, MAX_TOKENS)) {
-            throw new GraphQLError(`The query has more than ${MAX_TOKENS} tokens.`, {
-              extensions: { code: 'QUERY_TOO_LARGE', limit: MAX_TOKENS, http: { status: 400 } },
-            });
-          }
-        },
-      };
-    },
-  };
-}
+/**
+ * Documents of more than MAX_TOKENS tokens are refused by the parser itself, which stops
+ * counting there (a huge document costs parse time and memory). A parse error is a 400;
+ * an error thrown from a plugin's didResolveSource would be a 500.
+ */
+export const parseOptions = { maxTokens: MAX_TOKENS };
 
 /** A connection costs its children times the page size it asks for (30 when it asks none). */
 const pageSizeEstimator: ComplexityEstimator = ({ field, args, childComplexity }) => {

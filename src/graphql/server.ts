@@ -9,7 +9,7 @@ import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
 import { principalOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
-import { complexityLimit, tokenLimit, validationRules } from './limits';
+import { complexityLimit, parseOptions, validationRules } from './limits';
 import { mutationRateLimit } from './rate-limit.plugin';
 import { rateLimitCallerOf } from '../http/rate-limit';
 import { createLoaders } from './loaders';
@@ -26,13 +26,13 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
   const server = new ApolloServer<GraphQLContext>({
     schema,
     validationRules,
+    parseOptions,
     allowBatchedHttpRequests: false, // one operation per request
     introspection: options.explorer,
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError((error) => logger.error({ err: error }, 'unhandled GraphQL error')),
     plugins: [
-      tokenLimit(),
       complexityLimit(schema),
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
       options.explorer ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),

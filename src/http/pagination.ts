@@ -5,6 +5,8 @@ import { integerString } from './params';
 
 export const DEFAULT_PER_PAGE = 30;
 export const MAX_PER_PAGE = 100;
+/** Cursors this service makes are far shorter; a longer one is refused before it is decoded. */
+export const MAX_CURSOR_LENGTH = 512;
 
 const perPage = integerString('per_page', { min: 1, max: MAX_PER_PAGE }).default(DEFAULT_PER_PAGE);
 
@@ -18,8 +20,8 @@ export type PageQuery = z.output<typeof pageQuery>;
 /** Cursor-based lists (#22–#25): `before`, `after`, `per_page`; `page` is refused. */
 export const cursorQuery = z.object({
   per_page: perPage,
-  before: z.string().min(1).max(512).optional(),
-  after: z.string().min(1).max(512).optional(),
+  before: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
+  after: z.string().min(1).max(MAX_CURSOR_LENGTH).optional(),
 });
 export type CursorQuery = z.output<typeof cursorQuery>;
 

@@ -2,11 +2,13 @@ import { z } from 'zod';
 
 // Name rules shared by the REST schemas and the world-file format.
 
+export const MAX_CUSTOM_PROPERTY_NAME_LENGTH = 75;
+
 /** A repository custom property name. */
 export const customPropertyName = z
   .string()
   .min(1, 'must not be empty')
-  .max(75, 'must be at most 75 characters')
+  .max(MAX_CUSTOM_PROPERTY_NAME_LENGTH, `must be at most ${MAX_CUSTOM_PROPERTY_NAME_LENGTH} characters`)
   .regex(/^[A-Za-z0-9_.-]+$/, 'must contain only letters, digits, "_", "." and "-"');
 
 export const MAX_CLAIM_KEYS = 50;

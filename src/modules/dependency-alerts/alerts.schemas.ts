@@ -15,6 +15,8 @@ export const ALERT_INPUT: InputContext = { resource: 'DependencyAlert', invalidS
 export const ALERT_QUERY_INPUT: InputContext = { ...ALERT_INPUT, topLevelFields: true };
 
 export const MAX_LIST_ITEMS = 100;
+/** Characters of one comma-separated filter value (checked before it is split). */
+export const MAX_LIST_PARAMETER_LENGTH = 8192;
 export const MAX_ASSIGNEES = 10;
 export const MAX_DISMISSED_COMMENT = 280;
 
@@ -24,7 +26,7 @@ const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,98}[A-Za-z0-9])?$/
 function commaList<T extends z.ZodType<string, string>>(item: T) {
   return z
     .string()
-    .max(8192)
+    .max(MAX_LIST_PARAMETER_LENGTH, `must be at most ${MAX_LIST_PARAMETER_LENGTH} characters`)
     .transform((value) => value.split(',').map((v) => v.trim()))
     .pipe(z.array(item).min(1).max(MAX_LIST_ITEMS, `must list at most ${MAX_LIST_ITEMS} values`));
 }
@@ -53,7 +55,7 @@ const epssPercentage = z.string().transform((text, ctx): EpssFilter => {
   return z.NEVER;
 });
 
-const assignee = z.string().max(8192).transform((text, ctx): NonNullable<AlertFilters['assignee']> => {
+const assignee = z.string().max(MAX_LIST_PARAMETER_LENGTH, `must be at most ${MAX_LIST_PARAMETER_LENGTH} characters`).transform((text, ctx): NonNullable<AlertFilters['assignee']> => {
   if (text === '*') return { kind: 'any' };
   if (text === 'none') return { kind: 'none' };
   const logins = text.split(',').map((v) => v.trim());
