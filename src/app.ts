@@ -3,6 +3,7 @@ import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
 import { identify, requireValidCredentials } from './http/authenticate';
 import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
+import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
 import type { Logger } from './logger';
@@ -46,7 +47,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
     await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer }), graphqlTransportErrors(logger));
 
   const api = Router();
-  api.use(...identified, rateLimit(services.rateLimiter, 'core'));
+  api.use(...identified, rateLimit(services.rateLimiter, 'core'), limitQueryLength);
   // A body is parsed once: bundles may be larger than the default limit.
   api.post('/repos/:owner/:repo/attestations', jsonParser(MAX_BUNDLE_BYTES));
   api.use(jsonParser());

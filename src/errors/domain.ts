@@ -18,6 +18,7 @@ export type DomainErrorCode =
   | 'BAD_REQUEST'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'URI_TOO_LONG'
   | 'RATE_LIMITED';
 
 export abstract class DomainError extends Error {
@@ -68,6 +69,10 @@ export class ConflictError extends DomainError {
 
 export class PayloadTooLargeError extends DomainError {
   readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+export class UriTooLongError extends DomainError {
+  readonly code = 'URI_TOO_LONG';
 }
 
 /**

@@ -8,6 +8,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   BAD_REQUEST: 400,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   RATE_LIMITED: 429,
 };
 

@@ -1,6 +1,7 @@
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '../../src/http/body';
 import { SERVER_LIMITS, createHttpServer } from '../../src/http/http-server';
 import { MAX_CURSOR_LENGTH } from '../../src/http/pagination';
+import { MAX_QUERY_BYTES } from '../../src/http/query-length';
 import { MAX_BUNDLE_BYTES } from '../../src/modules/attestations/attestations.schemas';
 import { MAX_ASSIGNEES, MAX_DISMISSED_COMMENT, MAX_LIST_ITEMS, MAX_LIST_PARAMETER_LENGTH } from '../../src/modules/dependency-alerts/alerts.schemas';
 import {
@@ -134,6 +135,22 @@ describe('lists and strings in alert requests', () => {
     expect({ status: refused.status, field: refused.body.errors?.[0]?.field, message: refused.body.message }).toEqual({
       status: 422, field: 'package', message: `Invalid request: "package" must be at most ${MAX_LIST_PARAMETER_LENGTH} characters`,
     });
+  });
+
+  it(`a query string may be ${MAX_QUERY_BYTES} bytes, and its answer's headers, Link included, stay under 16 KiB; one more byte is 414`, async () => {
+    const first = await t.http().get(ORG_ALERTS).query({ per_page: 1 }).set(owner());
+    const after = new URL(/<([^>]+)>; rel="next"/.exec(first.headers.link as string)![1]!).searchParams.get('after')!;
+    const start = `per_page=1&after=${encodeURIComponent(after)}&note=`;
+    const withQuery = (bytes: number) => `${ORG_ALERTS}?${start}${'n'.repeat(bytes - start.length)}`;
+    const served = await t.http().get(withQuery(MAX_QUERY_BYTES)).set(owner());
+    expect(served.status).toBe(200);
+    expect((served.headers.link as string).match(/rel="(next|prev|first)"/g)).toHaveLength(3);
+    const headerBytes = Object.entries(served.headers).reduce((sum, [name, value]) => sum + name.length + String(value).length + 4, 0);
+    expect(headerBytes).toBeLessThan(16 * 1024);
+    // Measured as Link writes it: raw characters that percent-encoding triples count three times.
+    const inflating = `${ORG_ALERTS}?note=${'('.repeat(Math.ceil(MAX_QUERY_BYTES / 3))}`;
+    expect((await t.http().get(inflating).set(owner())).status).toBe(414);
+    await expectRefusedUnchanged(() => t.http().get(withQuery(MAX_QUERY_BYTES + 1)).set(owner()), 414, new RegExp(`^The query string is ${MAX_QUERY_BYTES + 1} bytes once percent-encoded; at most ${MAX_QUERY_BYTES} are accepted\\.$`));
   });
 
   it(`a cursor longer than ${MAX_CURSOR_LENGTH} characters is 422 naming it, before it is decoded`, async () => {

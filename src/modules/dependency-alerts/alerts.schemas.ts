@@ -16,7 +16,8 @@ export const ALERT_QUERY_INPUT: InputContext = { ...ALERT_INPUT, topLevelFields:
 
 export const MAX_LIST_ITEMS = 100;
 /** Characters of one comma-separated filter value (checked before it is split). */
-export const MAX_LIST_PARAMETER_LENGTH = 8192;
+/** Characters of one comma-separated filter; the whole query is held to MAX_QUERY_BYTES as well. */
+export const MAX_LIST_PARAMETER_LENGTH = 3072;
 export const MAX_ASSIGNEES = 10;
 export const MAX_DISMISSED_COMMENT = 280;
 
