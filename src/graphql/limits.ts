@@ -90,10 +90,18 @@ export function complexityLimit(schema: GraphQLSchema): ApolloServerPlugin {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const complexity = getComplexity({
-            schema, query: document, variables: request.variables ?? {}, ...(request.operationName ? { operationName: request.operationName } : {}),
-            estimators: [fieldExtensionsEstimator(), pageSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
-          });
+          let complexity: number;
+          try {
+            complexity = getComplexity({
+              schema, query: document, variables: request.variables ?? {}, ...(request.operationName ? { operationName: request.operationName } : {}),
+              estimators: [fieldExtensionsEstimator(), pageSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
+            });
+          } catch (error) {
+            // getComplexity coerces the variables first: a bad variable is the caller's
+            // error (400, as Apollo answers it), not a 500 from this plugin.
+            if (!(error instanceof GraphQLError)) throw error;
+            throw new GraphQLError(error.message, { ...(error.nodes ? { nodes: error.nodes } : {}), extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+          }
           if (complexity > MAX_COMPLEXITY) {
             throw new GraphQLError(`The query is too complex: its cost is ${complexity}, the limit is ${MAX_COMPLEXITY}. Ask for smaller pages or fewer fields.`, {
               extensions: { code: 'QUERY_TOO_COMPLEX', complexity, limit: MAX_COMPLEXITY, http: { status: 400 } },

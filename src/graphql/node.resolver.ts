@@ -20,8 +20,9 @@ export class NodeQuery {
     try {
       found = decoded ? await resolveNode(ctx, decoded.type, decoded.id, decoded.scope) : undefined;
     } catch (error) {
-      // An object the caller may not see answers exactly like one that does not exist.
-      if (!(error instanceof AuthenticationError)) throw error;
+      // An object the caller may not see or read answers exactly like one that does not
+      // exist: a FORBIDDEN here would tell which ids exist (issue 8).
+      if (!(error instanceof AuthenticationError || error instanceof ForbiddenError)) throw error;
     }
     if (!found) throw new NotFoundError();
     return found;
