@@ -6,6 +6,7 @@ import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/er
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
+import { versionsRoutes } from './http/versions.routes';
 import type { Logger } from './logger';
 import { createGraphQLMiddleware } from './graphql/server';
 import { apiBase } from './http/api-base';
@@ -15,6 +16,9 @@ import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
 import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
 import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
+
+/** Where GraphQL answers: its own path, and the enterprise-server layout's. */
+export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
 
 export interface AppOptions {
   services: Services;
@@ -43,7 +47,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   const identified = [apiBase, identify(services.authenticator)];
 
   // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
-  app.use('/graphql', ...identified, rateLimit(services.rateLimiter, 'graphql'), jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
+  // Also under /api/graphql, where clients made for the enterprise-server layout look.
+  app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
     await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer }), graphqlTransportErrors(logger));
 
   const api = Router();
@@ -53,12 +58,17 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(jsonParser());
   api.use(apiVersion);
   api.use(requireValidCredentials);
+  api.use(versionsRoutes());
   api.use(orgRolesRoutes(services.orgRoles));
   api.use(oidcRoutes(services.oidc));
   api.use(attestationsRoutes(services.attestations));
   api.use(dependencyAlertsRoutes(services.dependencyAlerts));
   api.use(unknownRoute);
 
+  // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in
+  // bodies and Link headers keep the prefix the request used.
+  // (Two mounts: Express 5 does not match '/' inside a path array.)
+  app.use('/api/v3', api);
   app.use(api);
   app.use(errorMiddleware(logger));
   return app;

@@ -46,7 +46,9 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       const principal = principalOf(res);
       // URL fields point at the REST API: the checked origin, not the /graphql mount.
       const origin = res.locals.apiBase ? new URL(res.locals.apiBase).origin : '';
-      return { principal, services, loaders: createLoaders(services), apiBase: origin, rateLimitCaller: rateLimitCallerOf(req, res) };
+      // REST URLs in answers follow the layout the client chose: /api/graphql pairs with /api/v3.
+      const restBase = req.baseUrl === '/api/graphql' ? `${origin}/api/v3` : origin;
+      return { principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res) };
     },
   }) as RequestHandler;
 }
