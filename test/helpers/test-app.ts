@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
@@ -12,6 +13,8 @@ export interface TestApp {
   db: TestDatabase;
   services: Services;
   app: Express;
+  /** The listening server's origin, for clients other than supertest (e.g. Octokit). */
+  url: string;
   /** supertest over the real Express app (real HTTP on an ephemeral port). */
   http: () => ReturnType<typeof request>;
   load(world: unknown): Promise<void>;
@@ -33,10 +36,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
+  const address = server.address() as AddressInfo;
   return {
     db,
     services,
     app,
+    url: `http://127.0.0.1:${address.port}`,
     http: () => request(server),
     load: async (world) => {
       await services.world.load(world);

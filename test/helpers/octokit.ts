@@ -1,0 +1,33 @@
+import { API_VERSION } from '../../src/http/api-version';
+
+// Octokit ships only as ES modules; the suite is CommonJS. A dynamic import() that
+// TypeScript leaves alone (it would turn it into require) loads it, with jest run under
+// --experimental-vm-modules (package.json's test script).
+const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
+
+export interface OctokitClasses {
+  /** @octokit/core with plugin-paginate-rest, as scripts use it. */
+  Paginating: any;
+  /** Plus plugin-throttling and plugin-retry, as long-running integrations use it. */
+  Throttled: any;
+}
+
+export async function loadOctokit(): Promise<OctokitClasses> {
+  const [{ Octokit }, { paginateRest }, { throttling }, { retry }] = await Promise.all([
+    importEsm('@octokit/core'), importEsm('@octokit/plugin-paginate-rest'), importEsm('@octokit/plugin-throttling'), importEsm('@octokit/plugin-retry'),
+  ]);
+  return { Paginating: Octokit.plugin(paginateRest), Throttled: Octokit.plugin(paginateRest, throttling, retry) };
+}
+
+/**
+ * An Octokit pointed at orgsec: what a user changes is the base URL and the version header
+ * (Octokit takes default headers per request, so a hook adds it to each, as GitHub's docs
+ * show for X-GitHub-Api-Version).
+ */
+export function orgsecClient(Client: any, origin: string, token: string | undefined, options: Record<string, unknown> = {}): any {
+  const client = new Client({ ...(token ? { auth: token } : {}), baseUrl: `${origin}/api/v3`, ...options });
+  client.hook.before('request', (request: { headers: Record<string, string> }) => {
+    request.headers['x-service-api-version'] = API_VERSION;
+  });
+  return client;
+}
