@@ -1,28 +1,104 @@
-import { z } from 'zod';
+import net from 'node:net';
 import { DEFAULT_RATE_LIMIT_POLICY, type RateLimitPolicy } from './rate-limits/rate-limit.policy';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
-const envSchema = z.object({
-  DATABASE_URL: z.string().min(1).default('data/orgsec.sqlite'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
-  RATE_LIMIT_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit),
-  RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit),
-  RATE_LIMIT_WRITES_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_RATE_LIMIT_POLICY.writeLimit),
-  RATE_LIMIT_SPAMMED_STATUS: z.enum(['422', '429']).default('422'),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
-  GRAPHQL_EXPLORER: z.enum(['on', 'off']).default('on'),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
+/** How one raw value (from the environment or a flag) is checked and read. */
+interface Rule<T> {
+  /** What is allowed, as the error message says it. */
+  allowed: string;
+  /** The value, or undefined when the raw text is not allowed. */
+  read(raw: string): T | undefined;
+}
+
+/** Decimal digits only: `1e3`, `0x10`, `+5` and ` 5` are refused rather than coerced. */
+const integer = (min: number, max: number): Rule<number> => ({
+  allowed: `an integer from ${min} to ${max}`,
+  read: (raw) => (/^\d{1,10}$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined),
 });
+
+const oneOf = <T extends string>(...values: readonly T[]): Rule<T> => ({
+  allowed: values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`,
+  read: (raw) => values.find((v) => v === raw),
+});
+
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const host: Rule<string> = {
+  allowed: 'an IP address or a host name (e.g. 127.0.0.1, 0.0.0.0, ::, localhost)',
+  read: (raw) => (net.isIP(raw) !== 0 || HOST_NAME.test(raw) ? raw : undefined),
+};
+
+/** A postgres:// URL must parse; any other scheme:// would silently become a SQLite file name. */
+const databaseUrl: Rule<string> = {
+  allowed: 'a SQLite file path, or a postgres:// (postgresql://) URL',
+  read: (raw) => {
+    if (raw.trim() === '' || raw.includes('\0')) return undefined;
+    if (/^postgres(ql)?:\/\//.test(raw)) return URL.canParse(raw) ? raw : undefined;
+    return /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw) ? undefined : raw;
+  },
+};
+
+// Rate limits above a billion per window are no limit at all; RATE_LIMITS=off says that.
+const MAX_LIMIT = 1_000_000_000;
+
+/**
+ * Every setting orgsec reads: the environment variable, the CLI flag that mirrors it,
+ * the default and what is allowed. The README "Configuration" table, the flags of
+ * `orgsec serve` and every help text come from here.
+ */
+export const SETTINGS = {
+  DATABASE_URL: { flag: '--database <url>', default: 'data/orgsec.sqlite', rule: databaseUrl, description: 'SQLite file path or postgres:// URL' },
+  PORT: { flag: '--port <n>', default: '3000', rule: integer(0, 65535), description: 'port to listen on (0: any free port)' },
+  HOST: { flag: '--host <host>', default: '127.0.0.1', rule: host, description: 'interface to listen on (0.0.0.0 to accept remote clients)' },
+  LOG_LEVEL: { flag: '--log-level <level>', default: 'info', rule: oneOf(...LOG_LEVELS), description: `JSON log level on stdout: ${LOG_LEVELS.join(', ')}` },
+  TRUST_PROXY: { flag: '--trust-proxy [bool]', default: 'false', rule: oneOf('true', 'false'), description: 'true behind a reverse proxy: URLs in bodies follow X-Forwarded-Proto/-Host (the flag alone means true)' },
+  GRAPHQL_EXPLORER: { flag: '--graphql-explorer <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns off GraphQL introspection and the Apollo Sandbox landing page' },
+  DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance' },
+  RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
+  RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
+  RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: { flag: '--rate-limit-anonymous-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each client address without valid credentials' },
+  RATE_LIMIT_WRITES_PER_MINUTE: { flag: '--rate-limit-writes-per-minute <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.writeLimit), rule: integer(1, MAX_LIMIT), description: 'writes per minute per caller before the "spammed" answer' },
+  RATE_LIMIT_SPAMMED_STATUS: { flag: '--rate-limit-spammed-status <status>', default: String(DEFAULT_RATE_LIMIT_POLICY.spammedStatus), rule: oneOf('422', '429'), description: 'status of the "spammed" answer: 422 as the spec documents, or 429' },
+} as const satisfies Record<string, { flag: string; default: string; rule: Rule<unknown>; description: string }>;
+
+export type SettingName = keyof typeof SETTINGS;
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+type Values = { [K in SettingName]: NonNullable<ReturnType<(typeof SETTINGS)[K]['rule']['read']>> };
+
+/** The long flag of a setting, e.g. `--port`. */
+export const flagOf = (name: SettingName): string => SETTINGS[name].flag.split(' ')[0]!;
+
+/** Edit distance, to point a mistyped variable at the setting it meant. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+/** Variables with our prefixes that are no setting: a typo there must not pass silently. */
+function unknownVariables(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env)
+    .filter((key) => (key.startsWith('ORGSEC_') || key.startsWith('RATE_LIMIT')) && !(key in SETTINGS))
+    .sort()
+    .map((key) => {
+      const bare = key.replace(/^ORGSEC_/, '');
+      const [closest] = [...SETTING_NAMES].sort((a, b) => distance(bare, a) - distance(bare, b));
+      const hint = closest && distance(bare, closest) <= 3 ? `did you mean ${closest}?` : `the settings are ${SETTING_NAMES.join(', ')}`;
+      return `${key}=${JSON.stringify(env[key])}: not a setting orgsec knows (${hint})`;
+    });
+}
 
 export interface Config {
   databaseUrl: string;
   port: number;
   host: string;
-  logLevel: (typeof LOG_LEVELS)[number];
+  logLevel: LogLevel;
   /** The limits in force, or false when RATE_LIMITS=off (benchmarks, bulk test runs). */
   rateLimits: RateLimitPolicy | false;
   trustProxy: boolean;
@@ -31,31 +107,46 @@ export interface Config {
   databasePoolMax: number;
 }
 
-export class ConfigError extends Error {}
-
-/** Reads the environment once, with a clear message for every bad value. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+/** Every bad value at once, one line each naming where it came from, the value and what is allowed. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
   }
-  const e = parsed.data;
+}
+
+/**
+ * Reads the configuration once: the environment, then the CLI flags that mirror it (a flag
+ * wins over its variable). An empty variable counts as unset; an empty flag is a bad value.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<SettingName, string>> = {}): Config {
+  const problems = unknownVariables(env);
+  const values: Partial<Record<SettingName, unknown>> = {};
+  for (const name of SETTING_NAMES) {
+    const setting = SETTINGS[name];
+    const fromFlag = flags[name];
+    const fromEnv = env[name];
+    const [source, raw] = fromFlag !== undefined ? [flagOf(name), fromFlag] : fromEnv !== undefined && fromEnv !== '' ? [name, fromEnv] : [undefined, setting.default];
+    const value = (setting.rule as Rule<unknown>).read(raw);
+    if (value === undefined) problems.push(`${source}=${JSON.stringify(raw)}: must be ${setting.rule.allowed}`);
+    values[name] = value;
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const v = values as Values;
   return {
-    databaseUrl: e.DATABASE_URL,
-    port: e.PORT,
-    host: e.HOST,
-    logLevel: e.LOG_LEVEL,
-    rateLimits: e.RATE_LIMITS === 'on' && {
+    databaseUrl: v.DATABASE_URL,
+    port: v.PORT,
+    host: v.HOST,
+    logLevel: v.LOG_LEVEL,
+    rateLimits: v.RATE_LIMITS === 'on' && {
       ...DEFAULT_RATE_LIMIT_POLICY,
-      authenticatedLimit: e.RATE_LIMIT_REQUESTS_PER_HOUR,
-      anonymousLimit: e.RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR,
-      writeLimit: e.RATE_LIMIT_WRITES_PER_MINUTE,
-      spammedStatus: e.RATE_LIMIT_SPAMMED_STATUS === '429' ? 429 : 422,
+      authenticatedLimit: v.RATE_LIMIT_REQUESTS_PER_HOUR,
+      anonymousLimit: v.RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR,
+      writeLimit: v.RATE_LIMIT_WRITES_PER_MINUTE,
+      spammedStatus: v.RATE_LIMIT_SPAMMED_STATUS === '429' ? 429 : 422,
     },
-    trustProxy: e.TRUST_PROXY === 'true',
-    graphqlExplorer: e.GRAPHQL_EXPLORER === 'on',
-    databasePoolMax: e.DATABASE_POOL_MAX,
-    ...overrides,
+    trustProxy: v.TRUST_PROXY === 'true',
+    graphqlExplorer: v.GRAPHQL_EXPLORER === 'on',
+    databasePoolMax: v.DATABASE_POOL_MAX,
   };
 }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { createServices } from '../composition';
 import type { LoadSummary } from '../modules/world/world.loader';
-import { DATABASE_FLAG, DATABASE_HELP, configWith, withMigratedDatabase } from './database-option';
+import { withMigratedDatabase } from './database-option';
+import { configFromOptions, environmentHelp, settingOption } from './setting-options';
 import type { Output } from './output';
 
 export function readWorldFile(file: string): unknown {
@@ -28,11 +29,17 @@ export function registerLoad(program: Command, output: Output): void {
     .command('load')
     .description('load a world file: inserts or updates by natural keys, all or nothing')
     .argument('<file>', 'world file (JSON)')
-    .option(DATABASE_FLAG, DATABASE_HELP)
+    .addOption(settingOption('DATABASE_URL'))
+    .addHelpText('after', `${environmentHelp(['DATABASE_URL'])}
+
+Examples:
+  $ orgsec load db/demo-world.json
+  $ orgsec load world.json --replace --database data/staging.sqlite`)
     .option('--replace', 'empty the database first')
     .action(async (file: string, options: { database?: string; replace?: boolean }) => {
+      const config = configFromOptions(options);
       const world = readWorldFile(file);
-      await withMigratedDatabase(configWith(options), async (db) => {
+      await withMigratedDatabase(config, async (db) => {
         const summary = await createServices(db).world.load(world, {
           replace: options.replace === true,
           onProgress: (message) => output.err(message),

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DATABASE_FLAG, DATABASE_HELP, configWith } from './database-option';
+import { configFromOptions, environmentHelp, settingOption } from './setting-options';
 import { openDatabase } from '../database/connection';
 import { migrateLatest } from '../database/migrate';
 import { migrationSource } from '../../db/migrations';
@@ -9,10 +9,16 @@ export function registerMigrate(program: Command, output: Output): void {
   program
     .command('migrate')
     .description('run pending database migrations and exit')
-    .option(DATABASE_FLAG, DATABASE_HELP)
+    .addOption(settingOption('DATABASE_URL'))
+    .addHelpText('after', `${environmentHelp(['DATABASE_URL'])}
+
+Examples:
+  $ orgsec migrate
+  $ orgsec migrate --database postgres://orgsec@db:5432/orgsec
+  $ orgsec migrate --force-unlock       # after an instance was killed while migrating`)
     .option('--force-unlock', 'first free the migration lock an instance killed while migrating left behind')
     .action(async (options: { database?: string; forceUnlock?: boolean }) => {
-      const db = openDatabase(configWith(options).databaseUrl);
+      const db = openDatabase(configFromOptions(options).databaseUrl);
       try {
         if (options.forceUnlock) {
           await db.knex.migrate.forceFreeMigrationsLock({ migrationSource });

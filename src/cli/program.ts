@@ -2,13 +2,22 @@ import { Command } from 'commander';
 import { registerLoad } from './load.command';
 import { registerMigrate } from './migrate.command';
 import type { Output } from './output';
+import { environmentHelp } from './setting-options';
 import { registerServe } from './serve.command';
 import { registerToken } from './token.command';
 
 export function buildProgram(output: Output): Command {
   const program = new Command('orgsec')
-    .description('orgsec: organization and repository security administration (REST API)')
+    .description('orgsec: organization and repository security administration (REST and GraphQL API)')
     .showHelpAfterError()
+    .addHelpText('after', `${environmentHelp()}
+
+Examples:
+  $ orgsec serve --demo                      # serve with the demo world and print its tokens
+  $ orgsec migrate --database postgres://orgsec@db:5432/orgsec
+  $ orgsec load world.json --replace
+  $ orgsec token create --user alice --scopes admin:org
+  $ orgsec help serve                        # every flag of a command (also: orgsec serve --help)`)
     .configureOutput({ writeOut: (s) => output.out(s.trimEnd()), writeErr: (s) => output.err(s.trimEnd()) });
   registerServe(program, output);
   registerMigrate(program, output);

@@ -1,29 +1,29 @@
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
+import { SETTING_NAMES } from '../config';
 import { startServer } from '../main';
-import { DATABASE_FLAG, DATABASE_HELP, configWith } from './database-option';
 import { printSummary, readWorldFile } from './load.command';
 import type { Output } from './output';
 import { demoWorldPath } from './paths';
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)');
-  return n;
-}
+import { addSettingOptions, checkedHelp, configFromOptions } from './setting-options';
 
 interface DemoToken { token?: string; type: string; user?: string; app?: string; resource_owner?: string }
 
 export function registerServe(program: Command, output: Output): void {
-  program
+  const serve = program
     .command('serve')
-    .description('serve the REST API (runs pending migrations first)')
-    .option('--port <n>', 'port (default: $PORT or 3000)', port)
-    .option('--host <host>', 'interface to listen on (default: $HOST or 127.0.0.1)')
-    .option(DATABASE_FLAG, DATABASE_HELP)
+    .description('serve the REST API and GraphQL (runs pending migrations first)');
+  // Every setting has a flag here: they all matter to a running server.
+  addSettingOptions(serve, SETTING_NAMES)
     .option('--demo', 'load the bundled demo world when the database is empty, and print its tokens')
-    .action(async (options: { port?: number; host?: string; database?: string; demo?: boolean }) => {
-      const config = configWith(options, { ...(options.port !== undefined ? { port: options.port } : {}), ...(options.host ? { host: options.host } : {}) });
+    .addHelpText('after', `${checkedHelp()}
+
+Examples:
+  $ orgsec serve --demo                                   # what npm start runs
+  $ orgsec serve --host 0.0.0.0 --port 8080 --trust-proxy
+  $ DATABASE_URL=postgres://orgsec@db:5432/orgsec orgsec serve --database-pool-max 20
+  $ orgsec serve --rate-limits off --log-level warn       # benchmarks, bulk loads`)
+    .action(async (options: Record<string, unknown> & { demo?: boolean }) => {
+      const config = configFromOptions(options);
       const demo = options.demo ? (readWorldFile(demoWorldPath()) as { tokens?: DemoToken[] }) : undefined;
       const running = await startServer(config, {
         beforeListen: async (services) => {

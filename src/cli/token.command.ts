@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { createServices } from '../composition';
 import { tokenDeclarationSchema } from '../modules/world/world.schema';
-import { DATABASE_FLAG, DATABASE_HELP, configWith, withMigratedDatabase } from './database-option';
+import { withMigratedDatabase } from './database-option';
+import { configFromOptions, environmentHelp, settingOption } from './setting-options';
 import type { Output } from './output';
 
 interface TokenOptions {
@@ -56,23 +57,32 @@ export function registerToken(program: Command, output: Output): void {
   token
     .command('create')
     .description('create a token and print it (the only time its value is shown)')
-    .option('--type <type>', 'classic | oauth | fine_grained | app_user | installation', 'classic')
+    .option('--type <type>', 'token type: classic, oauth, fine_grained, app_user or installation', 'classic')
     .option('--user <login>', 'the user the token acts as (all types but installation)')
     .option('--app <name>', 'the app (installation, app_user)')
-    .option('--scopes <list>', 'classic/oauth scopes, comma-separated, e.g. admin:org,security_events')
-    .option('--owner <name>', 'resource owner: organization login or enterprise slug (fine-grained kinds)')
-    .option('--permissions <list>', 'fine-grained permissions, e.g. members:read,dependency_alerts:write')
+    .option('--scopes <list>', 'classic/oauth scopes, comma-separated: admin:org, write:org, read:org, admin:enterprise, repo, public_repo, security_events')
+    .option('--owner <name>', 'resource owner: organization login or enterprise slug (all types but classic/oauth)')
+    .option('--permissions <list>', 'permissions (all types but classic/oauth), comma-separated key:read or key:write; keys: organization_custom_roles, members, organization_administration, enterprise_administration, actions, attestations, dependency_alerts')
     .option('--repositories <list>', '"all" or repository names, comma-separated', 'all')
-    .option('--expires-at <time>', 'ISO 8601 expiry')
-    .option(DATABASE_FLAG, DATABASE_HELP)
+    .option('--expires-at <time>', 'expiry, ISO 8601 UTC, e.g. 2027-01-01T00:00:00Z (default: never)')
+    .addOption(settingOption('DATABASE_URL'))
+    .addHelpText('after', `${environmentHelp(['DATABASE_URL'])}
+
+Examples:
+  $ orgsec token create --user alice --scopes admin:org,security_events
+  $ orgsec token create --type fine_grained --user bob --owner acme-corp \\
+      --permissions members:read,dependency_alerts:write --repositories api,web
+  $ orgsec token create --type installation --app audit-bot --owner acme-corp --permissions dependency_alerts:read
+  $ orgsec token create --type app_user --app audit-bot --user bob --owner acme-corp --permissions members:read`)
     .action(async (options: TokenOptions) => {
+      const config = configFromOptions(options);
       const parsed = tokenDeclarationSchema.safeParse(declarationFromFlags(options));
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = String(issue.path[0] ?? 'type');
         throw new Error(`${FLAG_OF[field] ?? field}: ${issue.message}`);
       }
-      await withMigratedDatabase(configWith(options), async (db) => {
+      await withMigratedDatabase(config, async (db) => {
         const issued = await createServices(db).tokens.create(parsed.data);
         output.out(issued.token!);
       });
