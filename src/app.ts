@@ -6,6 +6,8 @@ import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/er
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
+import { healthRoutes } from './http/health';
+import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
 import type { Logger } from './logger';
 import { createGraphQLMiddleware } from './graphql/server';
@@ -16,6 +18,7 @@ import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
 import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
 import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
+import { openApiRoutes } from './openapi/openapi.routes';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
@@ -37,10 +40,15 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
 
   app.use(requestLog(logger));
 
-  app.get('/healthz', async (_req, res) => {
-    await services.database.knex.raw('select 1');
-    res.json({ status: 'ok' });
-  });
+  // Operations endpoints: outside the API (no authentication, no rate limit), not counted.
+  const metrics = createMetrics(services.database, { routelessMounts: GRAPHQL_PATHS });
+  app.use(healthRoutes(services.database));
+  app.get('/metrics', metrics.serve);
+  app.use(metrics.countRequests);
+  // /openapi.json and /docs (no token, not rate limited), also under /api/v3 where documentation_url points.
+  const openApi = openApiRoutes();
+  app.use('/api/v3', openApi);
+  app.use(openApi);
 
   // Every request is identified, then counted (x-ratelimit-*), before anything else
   // can answer it; only then are bad credentials refused.
@@ -49,7 +57,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
   // Also under /api/graphql, where clients made for the enterprise-server layout look.
   app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
-    await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer }), graphqlTransportErrors(logger));
+    await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql] }), graphqlTransportErrors(logger));
 
   const api = Router();
   api.use(...identified, rateLimit(services.rateLimiter, 'core'), limitQueryLength);

@@ -32,10 +32,15 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   logger.info({ url }, 'orgsec listening');
   let closing: Promise<void> | undefined;
   // Graceful: stop accepting, let requests in flight finish, drop idle keep-alive
-  // connections at once and any others after a grace period, then close the pool.
+  // connections at once (and each one as its last answer is sent: Node keeps them
+  // open otherwise) and any others after a grace period, then close the pool.
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
+      const dropIdle = setInterval(() => server.closeIdleConnections(), 50);
+      server.close(() => {
+        clearInterval(dropIdle);
+        resolve();
+      });
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
     }).then(() => database.knex.destroy()));

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { migrationSource } from '../../db/migrations';
+import { migrationSource, type Migration } from '../../db/migrations';
 import type { Database } from './connection';
 import { isConcurrentCreate } from './dialect';
 
@@ -50,4 +50,10 @@ export async function migrateLatest(db: Database): Promise<string[]> {
 
 export async function rollbackAll(db: Database): Promise<void> {
   await db.knex.migrate.rollback(migratorConfig(db), true);
+}
+
+/** The migrations of this build that the database has not run yet, in order. */
+export async function pendingMigrations(db: Database): Promise<string[]> {
+  const [, pending] = (await db.knex.migrate.list(migratorConfig(db))) as [unknown[], Array<readonly [string, Migration]>];
+  return pending.map((migration) => migrationSource.getMigrationName(migration));
 }

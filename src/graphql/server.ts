@@ -1,5 +1,5 @@
 import 'reflect-metadata'; // type-graphql's decorators need it before any decorated class loads
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -18,6 +18,8 @@ import { graphqlSchema } from './schema';
 export interface GraphQLOptions {
   /** Introspection and the Sandbox landing page (on by default; off for production). */
   explorer: boolean;
+  /** More Apollo plugins (metrics). */
+  plugins?: ApolloServerPlugin[];
 }
 
 /** Apollo Server over the same services as REST, mounted as Express middleware. */
@@ -33,6 +35,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError((error) => logger.error({ err: error }, 'unhandled GraphQL error')),
     plugins: [
+      ...(options.plugins ?? []),
       complexityLimit(schema),
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
       options.explorer ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),

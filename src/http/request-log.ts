@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger';
 import type { Principal } from '../auth/principal';
 
@@ -14,6 +14,14 @@ export function redactedUrl(originalUrl: string): string {
   const params = new URLSearchParams(originalUrl.slice(queryAt + 1));
   const redacted = [...params].map(([key, value]): [string, string] => [key, SECRET_QUERY_KEY.test(key) ? '[REDACTED]' : value]);
   return `${originalUrl.slice(0, queryAt)}?${new URLSearchParams(redacted).toString()}`;
+}
+
+/**
+ * The route a request matched, as a template (`/orgs/:org/organization-roles`), never the
+ * raw URL; a mount without routes (GraphQL) is its mount path; null when nothing matched.
+ */
+export function routeTemplate(req: Request): string | null {
+  return req.route ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || null;
 }
 
 function principalId(principal: Principal | undefined): string {
@@ -33,7 +41,7 @@ export function requestLog(logger: Logger): RequestHandler {
     res.setHeader('x-request-id', requestId);
     const started = process.hrtime.bigint();
     res.once('finish', () => {
-      const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || null;
+      const route = routeTemplate(req);
       logger.info({
         requestId,
         method: req.method,

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import pino from 'pino';
@@ -7,6 +7,7 @@ import { createApp } from '../../src/app';
 import { createServices, type Services } from '../../src/composition';
 import type { Logger } from '../../src/logger';
 import type { RateLimitPolicy } from '../../src/rate-limits/rate-limit.policy';
+import { contractRecorder } from './contract-recorder';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface TestApp {
@@ -32,9 +33,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const db = await createTestDatabase();
   const services = createServices(db, { rateLimits: options.rateLimits ?? false });
   const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }) });
-  // One listening server per file: a stable origin, as a real client sees.
+  // One listening server per file: a stable origin, as a real client sees. Every REST
+  // answer is checked against /openapi.json on the way out.
+  const recorder = contractRecorder();
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = http.createServer(recorder.wrap(app)).listen(0, '127.0.0.1', () => resolve(s));
   });
   const address = server.address() as AddressInfo;
   return {
@@ -49,6 +52,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     close: async () => {
       await new Promise((resolve) => server.close(resolve));
       await db.destroy();
+      if (recorder.violations.length > 0) {
+        throw new Error(`${recorder.violations.length} REST answers do not match /openapi.json:\n${recorder.violations.slice(0, 20).join('\n')}`);
+      }
     },
   };
 }

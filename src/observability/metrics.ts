@@ -1,0 +1,62 @@
+import type { RequestHandler } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { Database } from '../database/connection';
+import { routeTemplate } from '../http/request-log';
+import { instrumentDatabase } from './database-metrics';
+import { graphqlMetricsPlugin, type GraphQLMetrics } from './graphql-metrics.plugin';
+
+/** The label of every request no route matched: raw paths would make the label set unbounded. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface Metrics {
+  /** This app's own registry (not prom-client's global one), so several apps in one process never clash. */
+  registry: Registry;
+  /** Counts and times every request that passes it, labelled by method, route template and status. */
+  countRequests: RequestHandler;
+  /** GET /metrics: the Prometheus text exposition of the registry. */
+  serve: RequestHandler;
+  graphql: GraphQLMetrics;
+}
+
+export interface MetricsOptions {
+  /** Mount paths that answer without Express routes (GraphQL): their path is their template. */
+  routelessMounts: readonly string[];
+}
+
+/** One registry per app: HTTP, GraphQL and database metrics, and the default process metrics. */
+export function createMetrics(database: Database, { routelessMounts }: MetricsOptions): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'orgsec_http_requests_total', help: 'HTTP requests answered, by method, route template and status.', labelNames, registers: [registry] });
+  const durations = new Histogram({
+    name: 'orgsec_http_request_duration_seconds', help: 'Time to answer an HTTP request, by method, route template and status.',
+    labelNames, buckets: SECONDS_BUCKETS, registers: [registry],
+  });
+  instrumentDatabase(database, registry, SECONDS_BUCKETS);
+
+  const routeOf = (req: Parameters<RequestHandler>[0]): string => {
+    if (req.route) return routeTemplate(req) ?? UNMATCHED_ROUTE;
+    return routelessMounts.includes(req.baseUrl) ? req.baseUrl : UNMATCHED_ROUTE;
+  };
+  const countRequests: RequestHandler = (req, res, next) => {
+    const stopTimer = durations.startTimer();
+    res.once('finish', () => {
+      const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
+      requests.inc(labels);
+      stopTimer(labels);
+    });
+    next();
+  };
+  const serve: RequestHandler = async (_req, res, next) => {
+    try {
+      const text = await registry.metrics();
+      res.status(200).set('Content-Type', registry.contentType).send(text);
+    } catch (error) {
+      next(error);
+    }
+  };
+  return { registry, countRequests, serve, graphql: graphqlMetricsPlugin(registry, SECONDS_BUCKETS) };
+}

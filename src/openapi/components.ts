@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { errorBodySchema } from '../errors/http.responses';
+import { repositorySummarySchema, teamSummarySchema, userSummarySchema } from '../modules/accounts/accounts.responses';
+import { attestationCreatedSchema, attestationListSchema, attestationSchema } from '../modules/attestations/attestations.responses';
+import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
+import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
+import { roleListSchema, roleSchema, roleTeamSchema, roleUserSchema } from '../modules/org-roles/org-roles.responses';
+import type { ComponentName } from './operations';
+
+type JsonSchema = Record<string, unknown>;
+
+// The named response schemas of the description (`#/components/schemas/<id>`): the modules'
+// zod response schemas, converted once; shared ones become references.
+const NAMED: Array<[string, z.ZodType]> = [
+  ['UserSummary', userSummarySchema],
+  ['TeamSummary', teamSummarySchema],
+  ['RepositorySummary', repositorySummarySchema],
+  ['Role', roleSchema],
+  ['RoleList', roleListSchema],
+  ['RoleTeam', roleTeamSchema],
+  ['RoleUser', roleUserSchema],
+  ['EnterpriseInclusion', inclusionSchema],
+  ['OrgInclusion', orgInclusionSchema],
+  ['OrgSubjectTemplate', orgTemplateSchema],
+  ['RepoSubjectTemplate', repoTemplateSchema],
+  ['AttestationCreated', attestationCreatedSchema],
+  ['Attestation', attestationSchema],
+  ['AttestationList', attestationListSchema],
+  ['Vulnerability', vulnerabilitySchema],
+  ['SecurityAdvisory', advisorySchema],
+  ['DependencyAlert', alertSchema],
+  ['DependencyAlertWithRepository', alertWithRepositorySchema],
+  ['Error', errorBodySchema],
+] satisfies Array<[ComponentName | string, z.ZodType]>;
+
+export const componentRef = (name: ComponentName | 'Error') => `#/components/schemas/${name}`;
+
+export function componentSchemas(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of NAMED) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: 'output',
+    uri: (id) => componentRef(id as ComponentName),
+  });
+  // Each is a component of one document, not a standalone JSON Schema document.
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _, $id: __, ...schema }]) => [id, schema]));
+}

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { REQUIREMENTS, type OperationName, type Requirement } from '../auth/requirements';
+import { API_VERSION, SUPPORTED_API_VERSIONS } from '../http/api-version';
+import { componentRef, componentSchemas } from './components';
+import { OPERATION_DOCS, type OperationDoc } from './operations';
+import { describeParameter } from './parameters';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * A request schema as JSON Schema (draft 2020-12), from the zod schema the route parses
+ * with: the input side (what a client sends), refinements aside. A string piped into an
+ * enumeration keeps the enumeration; a default keeps its input form.
+ */
+export function requestJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    override: ({ zodSchema, jsonSchema }) => {
+      const def = zodSchema._zod.def as unknown as { type: string; out?: z.ZodType; defaultValue?: unknown };
+      if (def.type === 'pipe' && def.out && def.out._zod.def.type === 'enum') {
+        jsonSchema.enum = (def.out as z.ZodEnum).options;
+      }
+      if (def.type === 'default' && jsonSchema.default === undefined && ['string', 'number'].includes(typeof def.defaultValue)) {
+        jsonSchema.default = String(def.defaultValue);
+      }
+    },
+  });
+  return json as JsonSchema;
+}
+
+const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
+  400: { name: 'BadRequest', description: 'Bad request: invalid JSON, an unsupported API version, or invalid input where the spec lists 400' },
+  401: { name: 'Unauthorized', description: 'Requires authentication, or bad credentials' },
+  403: { name: 'Forbidden', description: 'Forbidden: the token lacks the fine-grained permission, or the rate limit is exhausted' },
+  404: { name: 'NotFound', description: 'Resource not found, or not visible to the caller (the same answer)' },
+  409: { name: 'Conflict', description: 'Conflict: the alert cannot make this transition' },
+  413: { name: 'PayloadTooLarge', description: 'The request body is too large (1 MiB; 4 MiB for #21)' },
+  414: { name: 'UriTooLong', description: 'The query string is longer than 3,584 bytes once percent-encoded' },
+  422: { name: 'ValidationFailed', description: 'Validation failed, or the endpoint has been spammed' },
+  429: { name: 'TooManyRequests', description: 'Rate limited (when the operator configures 429 for the "spammed" answer)' },
+};
+
+/** What every operation can answer besides its own statuses: see errors/http.ts. */
+const COMMON_STATUSES = [400, 401, 403, 404, 413, 414, 422, 429];
+
+const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-used', 'x-ratelimit-reset', 'x-ratelimit-resource'];
+
+function headerRefs(names: string[]): Record<string, { $ref: string }> {
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+const COMMON_RESPONSE_HEADERS = [...RATE_LIMIT_HEADERS, 'X-Service-Api-Version-Selected'];
+
+function componentHeaders() {
+  const integer = (description: string) => ({ description, schema: { type: 'integer' } });
+  return {
+    'x-ratelimit-limit': integer('Requests allowed in the current window'),
+    'x-ratelimit-remaining': integer('Requests left in the current window'),
+    'x-ratelimit-used': integer('Requests made in the current window'),
+    'x-ratelimit-reset': integer('When the window resets, in UTC epoch seconds'),
+    'x-ratelimit-resource': { description: 'The rate-limit bucket (core)', schema: { type: 'string' } },
+    'X-Service-Api-Version-Selected': { description: 'The API version that answered', schema: { type: 'string', enum: [...SUPPORTED_API_VERSIONS] } },
+    ETag: { description: 'Entity tag of the body; send it back in If-None-Match to get a 304', schema: { type: 'string' } },
+    Link: { description: 'RFC 8288 pagination links (rel="next", "prev", "first", and "last" on page-based lists); absent when everything fits in one page', schema: { type: 'string' } },
+    'X-OAuth-Scopes': { description: 'The scopes of the classic or OAuth token used', schema: { type: 'string' } },
+    'X-Accepted-OAuth-Scopes': { description: 'The scopes the operation accepts', schema: { type: 'string' } },
+    'WWW-Authenticate': { description: 'The authentication scheme to use', schema: { type: 'string' } },
+    'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  };
+}
+
+function componentResponses() {
+  const errorContent = { 'application/json': { schema: { $ref: componentRef('Error') } } };
+  const responses: Record<string, unknown> = {
+    NotModified: { description: 'Not modified: the ETag sent in If-None-Match still matches (no body)', headers: headerRefs(['ETag', ...COMMON_RESPONSE_HEADERS]) },
+  };
+  for (const [status, { name, description }] of Object.entries(ERROR_RESPONSES)) {
+    const extra = status === '401' ? ['WWW-Authenticate'] : status === '429' ? ['Retry-After'] : [];
+    responses[name] = { description, headers: headerRefs([...COMMON_RESPONSE_HEADERS, ...extra]), content: errorContent };
+  }
+  return responses;
+}
+
+function grantDescription(requirement: Requirement): string {
+  const scopes = requirement.scopes.map((s) => `\`${s}\``).join(' or ');
+  const publicScopes = requirement.publicScopes?.length ? ` (or ${requirement.publicScopes.map((s) => `\`${s}\``).join(', ')} when only public repositories are touched)` : '';
+  const permission = requirement.permission ? `\`${requirement.permission[0]}\`: ${requirement.permission[1]}` : 'none: fine-grained and app tokens are not accepted';
+  const anonymous = requirement.publicRead ? '\n\nCallable without a token when only public resources are requested.' : '';
+  return `Spec ${requirement.spec}.\n\n**Classic/OAuth scope:** ${scopes}${publicScopes}.\n\n**Fine-grained permission:** ${permission}.\n\n**Caller:** ${requirement.caller}.${anonymous}`;
+}
+
+function parametersOf(doc: OperationDoc): unknown[] {
+  const path = requestJsonSchema(doc.params) as { properties: Record<string, JsonSchema> };
+  const params: unknown[] = Object.entries(path.properties).map(([name, schema]) => ({
+    name, in: 'path', required: true, schema, ...describeParameter(name),
+  }));
+  if (doc.query) {
+    const query = requestJsonSchema(doc.query) as { properties: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties)) {
+      params.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema, ...describeParameter(name) });
+    }
+  }
+  params.push({ $ref: '#/components/parameters/accept' }, { $ref: '#/components/parameters/api-version' });
+  return params;
+}
+
+function successResponse(doc: OperationDoc): Record<string, unknown> {
+  const headers = [...COMMON_RESPONSE_HEADERS, 'X-OAuth-Scopes', 'X-Accepted-OAuth-Scopes'];
+  if (doc.method === 'get') headers.push('ETag');
+  if (doc.pagination) headers.push('Link');
+  const response: Record<string, unknown> = { description: doc.returns ? 'Success' : 'Success (no body)', headers: headerRefs(headers) };
+  if (doc.returns) {
+    const ref = { $ref: componentRef(doc.returns.component) };
+    response.content = { 'application/json': { schema: doc.returns.array ? { type: 'array', items: ref } : ref } };
+  }
+  return response;
+}
+
+function operationObject(name: OperationName, doc: OperationDoc): Record<string, unknown> {
+  const requirement: Requirement = REQUIREMENTS[name];
+  const responses: Record<string, unknown> = { [doc.success]: successResponse(doc) };
+  if (doc.method === 'get') responses['304'] = { $ref: '#/components/responses/NotModified' };
+  for (const status of [...COMMON_STATUSES, ...(doc.statuses ?? [])].sort()) {
+    responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
+  }
+  const operation: Record<string, unknown> = {
+    operationId: requirement.operationId,
+    summary: doc.summary,
+    description: grantDescription(requirement),
+    tags: [doc.tag],
+    parameters: parametersOf(doc),
+    responses,
+    security: requirement.publicRead ? [{ bearer: [] }, {}] : [{ bearer: [] }],
+    'x-spec-operation': requirement.spec,
+    'x-oauth-scopes': [...requirement.scopes],
+    'x-public-oauth-scopes': [...(requirement.publicScopes ?? [])],
+    'x-fine-grained-permission': requirement.permission ? { [requirement.permission[0]]: requirement.permission[1] } : null,
+    'x-caller': requirement.caller,
+  };
+  if (doc.body) {
+    operation.requestBody = { required: true, content: { 'application/json': { schema: requestJsonSchema(doc.body) } } };
+  }
+  return operation;
+}
+
+/** The OpenAPI 3.1 description of the REST API (spec §4, operations #1–#27). */
+export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const name of Object.keys(OPERATION_DOCS) as OperationName[]) {
+    const doc = OPERATION_DOCS[name];
+    (paths[doc.path] ??= {})[doc.method] = operationObject(name, doc);
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'orgsec REST API',
+      version: API_VERSION,
+      description: 'Organization roles, Actions OIDC customization, repository attestations and dependency alerts. '
+        + 'Send `Authorization: Bearer <token>` and, optionally, `X-Service-Api-Version`.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: serverUrl }],
+    tags: [
+      { name: 'organization-roles', description: 'Spec §4.1, #1–#10' },
+      { name: 'oidc', description: 'Spec §4.2, #11–#20' },
+      { name: 'attestations', description: 'Spec §4.3, #21–#22' },
+      { name: 'dependency-alerts', description: 'Spec §4.4, #23–#27 (public preview)' },
+    ],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      responses: componentResponses(),
+      headers: componentHeaders(),
+      parameters: {
+        accept: { name: 'accept', in: 'header', required: false, description: 'Recommended: application/vnd.service+json', schema: { type: 'string' } },
+        'api-version': {
+          name: 'X-Service-Api-Version', in: 'header', required: false, description: `The API version; absent means ${API_VERSION}`,
+          schema: { type: 'string', enum: [...SUPPORTED_API_VERSIONS], default: API_VERSION },
+        },
+      },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A classic, OAuth, fine-grained, app user or installation token. Each operation names the classic scopes '
+            + '(`x-oauth-scopes`) and the fine-grained permission (`x-fine-grained-permission`) it accepts.',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { Router } from 'express';
+import { buildOpenApiDocument } from './document';
+
+// swagger-ui-dist ships no types; only its asset directory is used.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { getAbsoluteFSPath } = require('swagger-ui-dist') as { getAbsoluteFSPath(): string };
+
+// GET /openapi.json and the offline API docs at /docs (Swagger UI from swagger-ui-dist,
+// served from the package: no CDN). No token needed; outside the API's rate limit.
+
+const DOCS_INDEX = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>orgsec REST API</title>
+  <link rel="stylesheet" href="./swagger-ui.css">
+  <link rel="icon" type="image/png" href="./favicon-32x32.png">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="./swagger-ui-bundle.js"></script>
+  <script src="./swagger-ui-standalone-preset.js"></script>
+  <script src="./docs-initializer.js"></script>
+</body>
+</html>
+`;
+
+// A script file, not inline: works under a Content-Security-Policy without 'unsafe-inline'.
+// The description's URL is relative to /docs/, so it also works under a path prefix.
+const DOCS_INITIALIZER = `window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: new URL('../openapi.json', window.location.href).toString(),
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: 'StandaloneLayout',
+  });
+};
+`;
+
+export function openApiRoutes(): Router {
+  const router = Router();
+  const body = JSON.stringify(buildOpenApiDocument());
+  const assets = getAbsoluteFSPath();
+  if (!fs.existsSync(path.join(assets, 'swagger-ui-bundle.js'))) throw new Error(`swagger-ui-dist assets missing at ${assets}`);
+
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(body);
+  });
+  // '/docs' and '/docs/' both show the page; the assets resolve relative to '/docs/'.
+  router.get('/docs', (req, res, next) => {
+    if (!req.originalUrl.split('?')[0]!.endsWith('/')) return res.redirect(301, `${req.originalUrl.split('?')[0]}/`);
+    next();
+  });
+  router.get(['/docs/', '/docs/index.html'], (_req, res) => {
+    res.type('html').send(DOCS_INDEX);
+  });
+  router.get('/docs/docs-initializer.js', (_req, res) => {
+    res.type('application/javascript').send(DOCS_INITIALIZER);
+  });
+  // The package's own index.html and swagger-initializer.js point at the petstore: not served.
+  router.use('/docs', express.static(assets, { index: false, fallthrough: true }));
+  return router;
+}
