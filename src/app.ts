@@ -19,6 +19,7 @@ import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.route
 import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
 import { openApiRoutes } from './openapi/openapi.routes';
+import { graphiqlRoutes } from './graphql/graphiql.routes';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
@@ -49,6 +50,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   const openApi = openApiRoutes();
   app.use('/api/v3', openApi);
   app.use(openApi);
+  // The offline GraphQL explorer needs introspection: off with it.
+  if (graphqlExplorer) app.use(graphiqlRoutes());
 
   // Every request is identified, then counted (x-ratelimit-*), before anything else
   // can answer it; only then are bad credentials refused.

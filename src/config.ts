@@ -53,7 +53,7 @@ export const SETTINGS = {
   HOST: { flag: '--host <host>', default: '127.0.0.1', rule: host, description: 'interface to listen on (0.0.0.0 to accept remote clients)' },
   LOG_LEVEL: { flag: '--log-level <level>', default: 'info', rule: oneOf(...LOG_LEVELS), description: `JSON log level on stdout: ${LOG_LEVELS.join(', ')}` },
   TRUST_PROXY: { flag: '--trust-proxy [bool]', default: 'false', rule: oneOf('true', 'false'), description: 'true behind a reverse proxy: URLs in bodies follow X-Forwarded-Proto/-Host (the flag alone means true)' },
-  GRAPHQL_EXPLORER: { flag: '--graphql-explorer <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns off GraphQL introspection and the Apollo Sandbox landing page' },
+  GRAPHQL_EXPLORER: { flag: '--graphql-explorer <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns off GraphQL introspection, the Apollo Sandbox landing page and /graphiql' },
   DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
   RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
