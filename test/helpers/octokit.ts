@@ -1,9 +1,7 @@
 import { API_VERSION } from '../../src/http/api-version';
+import { importEsm } from './import-esm';
 
-// Octokit ships only as ES modules; the suite is CommonJS. A dynamic import() that
-// TypeScript leaves alone (it would turn it into require) loads it, with jest run under
-// --experimental-vm-modules (package.json's test script).
-const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<any>;
+// Octokit ships only as ES modules: loaded through importEsm.
 
 export interface OctokitClasses {
   /** @octokit/core with plugin-paginate-rest, as scripts use it. */
