@@ -1,6 +1,7 @@
 import express, { Router, type Express } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
+import { evaluateIfNoneMatchAsOrigin } from './http/conditional';
 import { identify, requireValidCredentials } from './http/authenticate';
 import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
 import { limitQueryLength } from './http/query-length';
@@ -38,6 +39,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy);
   app.set('json spaces', 0);
+  evaluateIfNoneMatchAsOrigin(app);
 
   app.use(requestLog(logger));
 
