@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Router } from 'express';
 import { API_VERSION } from '../http/api-version';
+import { directoryPage } from '../http/directory-page';
 
 // An explorer that works offline: GraphiQL's browser build with React from their packages,
 // served by orgsec itself (Apollo Sandbox, the landing page at /graphql, loads from a CDN).
@@ -56,15 +57,7 @@ const INIT = `(function () {
 
 export function graphiqlRoutes(): Router {
   const router = Router();
-  // '/graphiql' and '/graphiql/' both show the page; the assets resolve relative to '/graphiql/'.
-  router.get('/graphiql', (req, res, next) => {
-    const path = req.originalUrl.split('?')[0]!;
-    if (!path.endsWith('/')) return res.redirect(301, `${path}/`);
-    next();
-  });
-  router.get('/graphiql/', (_req, res) => {
-    res.type('html').send(PAGE);
-  });
+  router.get('/graphiql', directoryPage(PAGE));
   router.get('/graphiql/init.js', (_req, res) => {
     res.type('application/javascript').send(INIT);
   });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router } from 'express';
+import { directoryPage } from '../http/directory-page';
 import { buildOpenApiDocument } from './document';
 
 // swagger-ui-dist ships no types; only its asset directory is used.
@@ -49,12 +50,8 @@ export function openApiRoutes(): Router {
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(body);
   });
-  // '/docs' and '/docs/' both show the page; the assets resolve relative to '/docs/'.
-  router.get('/docs', (req, res, next) => {
-    if (!req.originalUrl.split('?')[0]!.endsWith('/')) return res.redirect(301, `${req.originalUrl.split('?')[0]}/`);
-    next();
-  });
-  router.get(['/docs/', '/docs/index.html'], (_req, res) => {
+  router.get('/docs', directoryPage(DOCS_INDEX));
+  router.get('/docs/index.html', (_req, res) => {
     res.type('html').send(DOCS_INDEX);
   });
   router.get('/docs/docs-initializer.js', (_req, res) => {
