@@ -11,8 +11,6 @@ export const UNMATCHED_ROUTE = 'unmatched';
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export interface Metrics {
-  /** This app's own registry (not prom-client's global one), so several apps in one process never clash. */
-  registry: Registry;
   /** Counts and times every request that passes it, labelled by method, route template and status. */
   countRequests: RequestHandler;
   /** GET /metrics: the Prometheus text exposition of the registry. */
@@ -25,7 +23,10 @@ export interface MetricsOptions {
   routelessMounts: readonly string[];
 }
 
-/** One registry per app: HTTP, GraphQL and database metrics, and the default process metrics. */
+/**
+ * One registry per app (not prom-client's global one, so several apps in one process never
+ * clash): HTTP, GraphQL and database metrics, and the default process metrics.
+ */
 export function createMetrics(database: Database, { routelessMounts }: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -58,5 +59,5 @@ export function createMetrics(database: Database, { routelessMounts }: MetricsOp
       next(error);
     }
   };
-  return { registry, countRequests, serve, graphql: graphqlMetricsPlugin(registry, SECONDS_BUCKETS) };
+  return { countRequests, serve, graphql: graphqlMetricsPlugin(registry, SECONDS_BUCKETS) };
 }
