@@ -5,7 +5,7 @@ import { serializeAdvisory, serializeVulnerability } from './alerts.serializers'
 import type { AlertView } from './alerts.service';
 
 // Alert pages written as JSON text, byte for byte what JSON.stringify(serializeAlert(…)) gives
-// (test/unit/alerts-json.test.ts holds them to that), from fragments kept per world version:
+// (test/integration/alerts-json.test.ts holds them to that), from fragments kept per world version:
 // most of a page is the same advisories, repositories and users again and again.
 
 const q = JSON.stringify;
