@@ -42,9 +42,12 @@ it.each([
   ['http://127.0.0.1:3000', true], ['http://127.0.0.1:3000', false], ['https://orgsec.example/api/v3', true], ['https://orgsec.example/api/v3', false],
 ])('writes every alert as JSON.stringify(serializeAlert(…)) does (base %s, repository %s)', (base, withRepository) => {
   const writer = new AlertJsonWriter();
+  const text = (...args: Parameters<AlertJsonWriter['page']>) => writer.page(...args).toString('utf8');
   const expected = JSON.stringify(views.map((view) => serializeAlert(base, view, { withRepository })));
-  expect(writer.page(base, views, { withRepository })).toBe(expected);
-  expect(writer.page(base, views, { withRepository, world: 1 })).toBe(expected); // fragments built
-  expect(writer.page(base, views, { withRepository, world: 1 })).toBe(expected); // fragments reused
-  expect(writer.page(base, views, { withRepository, world: 2 })).toBe(expected); // a new world version: rebuilt
+  expect(text(base, views, { withRepository })).toBe(expected);
+  expect(text(base, views, { withRepository, world: 1 })).toBe(expected); // fragments built
+  expect(text(base, views, { withRepository, world: 1 })).toBe(expected); // fragments reused
+  expect(text(base, views, { withRepository, world: 2 })).toBe(expected); // a new world version: rebuilt
+  expect(text(base, views, { withRepository, world: 2, data: 5 })).toBe(expected); // whole alerts kept
+  expect(text(base, views, { withRepository, world: 2, data: 5 })).toBe(expected); // and reused
 });
