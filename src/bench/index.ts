@@ -23,6 +23,7 @@ import { prepareSqliteWorld } from './world-setup';
 const settings = {
   alerts: Number(process.env.BENCH_ALERTS ?? 100_000),
   seconds: Number(process.env.BENCH_SECONDS ?? 8),
+  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 1),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   tailConnections: Number(process.env.BENCH_TAIL_CONNECTIONS ?? 50),
   deepPage: Number(process.env.BENCH_DEEP_PAGE ?? 1000),
@@ -39,7 +40,7 @@ const FLOOR_PORT = 4701;
 async function measureFloor(name: string, start: () => Promise<RunningServer>, workDir: string): Promise<FloorFigure> {
   const server = await start();
   try {
-    const load = await drive({ url: server.url, connections: settings.connections, seconds: settings.seconds, plan: { kind: 'same', method: 'GET', path: '/', headers: {}, expectStatus: 200 } }, workDir);
+    const load = await drive({ url: server.url, connections: settings.connections, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, plan: { kind: 'same', method: 'GET', path: '/', headers: {}, expectStatus: 200 } }, workDir);
     process.stderr.write(`  floor ${name}: ${load.rps.toFixed(0)} req/s\n`);
     return { name, rps: load.rps, p50: load.p50, p99: load.p99 };
   } finally {
@@ -50,7 +51,7 @@ async function measureFloor(name: string, start: () => Promise<RunningServer>, w
 async function benchSqlite(dbFile: string, workDir: string, floors: FloorFigure[]): Promise<Row[]> {
   const db = openDatabase(dbFile);
   const facts = await readWorldFacts(db, BIG_ORG, settings.deepPage).finally(() => db.knex.destroy());
-  const ctx: MeasureContext = { workDir, seconds: settings.seconds, floorPort: FLOOR_PORT, database: 'SQLite' };
+  const ctx: MeasureContext = { workDir, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT, database: 'SQLite' };
   const rows: Row[] = [];
   const server = await startOrgsec(dbFile, ORGSEC_PORT, { pinned: true });
   try {
@@ -78,7 +79,7 @@ function captionOf(date: string, loadSeconds: number | undefined): string {
     `Benchmark of ${date.slice(0, 16).replace('T', ' ')} UTC on ${machine()}, Node ${process.version}.`,
     `SQLite over ${settings.alerts.toLocaleString('en')} alerts in 1,000 repositories of 10 organizations${loadSeconds === undefined ? ' (world reused)' : `, loaded in ${loadSeconds.toFixed(1)} s`};`,
     `${BIG_ORG} holds a third of them (${bigOrg}), so page ${settings.deepPage.toLocaleString('en')} of 30 exists; the others share the rest.`,
-    `${settings.connections} connections (tail row ${settings.tailConnections}), ${settings.seconds} s per run,`,
+    `${settings.connections} connections (tail row ${settings.tailConnections}), ${settings.seconds} s per run after ${settings.warmupSeconds} s of warm-up,`,
     `${settings.pinned ? 'server on core 0 and autocannon on core 1 (taskset)' : 'not pinned (no taskset)'}; PostgreSQL unpinned. Floors are measured in the same run; figures vary by ±30% on a shared machine.`,
   ].join(' ');
 }
@@ -98,11 +99,17 @@ async function main(): Promise<void> {
   const rows = await benchSqlite(dbFile, workDir, floors);
   const serving = servingRss(rows);
   if (process.env.BENCH_DATABASE_URL) {
-    const ctx = { workDir, seconds: settings.seconds, floorPort: FLOOR_PORT };
-    rows.push(...(await benchPostgres(process.env.BENCH_DATABASE_URL, settings.postgresAlerts, ctx, { connections: settings.connections, expressRps: floors[1]!.rps })));
+    const ctx = { workDir, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT };
+    try {
+      rows.push(...(await benchPostgres(process.env.BENCH_DATABASE_URL, settings.postgresAlerts, ctx, { connections: settings.connections, reuse: settings.reuse, expressRps: floors[1]!.rps })));
+    } catch (error) {
+      rows.push({ scenario: 'PostgreSQL scenarios', database: 'PostgreSQL', connections: settings.connections, notes: [], error: error instanceof Error ? error.message : String(error) });
+    }
   }
   // Last: a load of a million alerts leaves the machine's caches cold for anything after it.
-  const worldLoad = settings.loadAlerts > 0 ? judgeWorldLoad(await benchWorldLoad(settings.loadAlerts, workDir, settings.loadTimeoutSeconds)) : undefined;
+  const worldLoad = settings.loadAlerts > 0
+    ? judgeWorldLoad(await benchWorldLoad(settings.loadAlerts, workDir, settings.loadTimeoutSeconds).catch((error: unknown) => ({ alerts: settings.loadAlerts, fileMb: 0, peakRssMb: 0, error: String(error) })))
+    : undefined;
 
   const report: Report = {
     date, machine: machine(), node: process.version, settings: { ...settings, worldLoadSeconds: world.loadSeconds ?? null },

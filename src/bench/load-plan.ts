@@ -12,15 +12,20 @@ export interface AlertRef {
 export type RequestPlan =
   /** The same request every time; `expectStatus` is what a correct answer carries. */
   | { kind: 'same'; method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string; expectStatus: number }
-  /** Organization alert pages, no two alike. */
-  | { kind: 'distinct-pages'; org: string; cursors: MiddleCursors; headers: Record<string, string> }
+  /**
+   * Organization alert pages, no two alike: points `firstIndex`, `firstIndex + 1`, … of the space
+   * (each scenario starts elsewhere, so no scenario repeats another's requests either).
+   */
+  | { kind: 'distinct-pages'; org: string; cursors: MiddleCursors; firstIndex: number; headers: Record<string, string> }
   /** Distinct pages, and every `writeEvery`-th request a PATCH toggling one of `alerts` between open and dismissed. */
-  | { kind: 'patch-mix'; org: string; cursors: MiddleCursors; headers: Record<string, string>; alerts: AlertRef[]; writeEvery: number };
+  | { kind: 'patch-mix'; org: string; cursors: MiddleCursors; firstIndex: number; headers: Record<string, string>; alerts: AlertRef[]; writeEvery: number };
 
 export interface LoadSettings {
   url: string;
   connections: number;
   seconds: number;
+  /** Sent first and not measured: every server, floors included, is measured warm. */
+  warmupSeconds: number;
   plan: RequestPlan;
 }
 

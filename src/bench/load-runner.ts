@@ -32,7 +32,7 @@ function requestsOf(plan: RequestPlan, counters: Counters): autocannon.Request[]
       return { ...request, method: 'PATCH', path: `/repos/${alert.repository}/dependency-bot/alerts/${alert.number}`, headers: { ...plan.headers, 'content-type': 'application/json' }, body };
     }
     const pageIndex = writeEvery > 0 ? index - Math.floor(index / writeEvery) : index;
-    return { ...request, method: 'GET', path: pages.path(pageIndex), headers: plan.headers, body: '' };
+    return { ...request, method: 'GET', path: pages.path(plan.firstIndex + pageIndex), headers: plan.headers, body: '' };
   };
   const onResponse = (status: number, body: string) => {
     if (status === 200 && body.length <= 2 && body.startsWith('[')) counters.emptyPages++;
@@ -43,7 +43,14 @@ function requestsOf(plan: RequestPlan, counters: Counters): autocannon.Request[]
 async function main(): Promise<void> {
   const settings = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as LoadSettings;
   const counters: Counters = { emptyPages: 0, issued: 0, writes: 0, space: Number.POSITIVE_INFINITY };
-  const result = await autocannon({ url: settings.url, connections: settings.connections, duration: settings.seconds, requests: requestsOf(settings.plan, counters) });
+  // One request list for both runs: its alert states carry over from the warm-up.
+  const requests = requestsOf(settings.plan, counters);
+  if (settings.warmupSeconds > 0) {
+    await autocannon({ url: settings.url, connections: settings.connections, duration: settings.warmupSeconds, requests });
+    counters.emptyPages = 0;
+    counters.writes = 0;
+  }
+  const result = await autocannon({ url: settings.url, connections: settings.connections, duration: settings.seconds, requests });
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, Number((s as { count: number | string }).count)]));
   const total = Object.values(statuses).reduce((a, b) => a + b, 0);
   const expected = settings.plan.kind === 'same' ? (statuses[String(settings.plan.expectStatus)] ?? 0) : result['2xx'];

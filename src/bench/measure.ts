@@ -55,6 +55,7 @@ export interface Row {
 export interface MeasureContext {
   workDir: string;
   seconds: number;
+  warmupSeconds: number;
   floorPort: number;
   database: string;
 }
@@ -78,7 +79,7 @@ async function driveFloor(bytes: Buffer, ctx: MeasureContext, connections: numbe
   const floor = await startBytesFloor(bytes, path.join(ctx.workDir, 'floor-response.json'), ctx.floorPort);
   try {
     const plan: RequestPlan = { kind: 'same', method: 'GET', path: '/', headers: {}, expectStatus: 200 };
-    return (await drive({ url: floor.url, connections, seconds: ctx.seconds, plan }, ctx.workDir)).rps;
+    return (await drive({ url: floor.url, connections, seconds: ctx.seconds, warmupSeconds: ctx.warmupSeconds, plan }, ctx.workDir)).rps;
   } finally {
     await floor.stop();
   }
@@ -96,7 +97,7 @@ export async function measure(server: RunningServer, scenario: Scenario, ctx: Me
     }
     const before = await readCounters(server.url);
     const rss = sampleRss(server.pid);
-    const load = await drive({ url: server.url, connections: scenario.connections, seconds: ctx.seconds, plan: scenario.plan }, ctx.workDir);
+    const load = await drive({ url: server.url, connections: scenario.connections, seconds: ctx.seconds, warmupSeconds: ctx.warmupSeconds, plan: scenario.plan }, ctx.workDir);
     row.rssMb = rss.stop() / 2 ** 20;
     row.sqlPerRequest = sqlPerRequest(before, await readCounters(server.url));
     row.load = load;

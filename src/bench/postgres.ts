@@ -15,12 +15,18 @@ import { loadWorld } from './world-setup';
 
 const SCHEMA = 'orgsec_bench';
 
-async function preparePostgres(baseUrl: string, alerts: number): Promise<string> {
-  const admin = openDatabase(baseUrl);
-  await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
-  await admin.knex.raw('CREATE SCHEMA ??', [SCHEMA]);
-  await admin.knex.destroy();
+/** With `reuse`, the schema the last run loaded is kept when it holds as many alerts. */
+async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean): Promise<string> {
   const url = `${baseUrl}${baseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`;
+  const admin = openDatabase(baseUrl);
+  try {
+    const loaded = await admin.knex.raw('SELECT count(*) AS n FROM ??.dependency_alerts', [SCHEMA]).then((r: { rows: Array<{ n: string }> }) => Number(r.rows[0]!.n), () => 0);
+    if (reuse && loaded === alerts) return url;
+    await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
+    await admin.knex.raw('CREATE SCHEMA ??', [SCHEMA]);
+  } finally {
+    await admin.knex.destroy();
+  }
   const db = openDatabase(url);
   try {
     await loadWorld(db, alerts);
@@ -30,8 +36,8 @@ async function preparePostgres(baseUrl: string, alerts: number): Promise<string>
   return url;
 }
 
-export async function benchPostgres(baseUrl: string, alerts: number, ctx: Omit<MeasureContext, 'database'>, settings: { connections: number; expressRps?: number }): Promise<Row[]> {
-  const url = await preparePostgres(baseUrl, alerts);
+export async function benchPostgres(baseUrl: string, alerts: number, ctx: Omit<MeasureContext, 'database'>, settings: { connections: number; reuse: boolean; expressRps?: number }): Promise<Row[]> {
+  const url = await preparePostgres(baseUrl, alerts, settings.reuse);
   const database = `PostgreSQL (${alerts.toLocaleString('en')} alerts)`;
   const db = openDatabase(url);
   const facts = await readWorldFacts(db, BIG_ORG, 1).finally(() => db.knex.destroy());
@@ -62,7 +68,7 @@ async function twoInstances(first: Awaited<ReturnType<typeof startOrgsec>>, url:
     const before = await Promise.all(servers.map((s) => readCounters(s.url)));
     const rss = servers.map((s) => sampleRss(s.pid));
     const plan = { kind: 'same' as const, method: 'GET' as const, path, headers: AUTH, expectStatus: 200 };
-    const loads = await Promise.all(servers.map((s) => drive({ url: s.url, connections, seconds: ctx.seconds, plan }, ctx.workDir)));
+    const loads = await Promise.all(servers.map((s) => drive({ url: s.url, connections, seconds: ctx.seconds, warmupSeconds: ctx.warmupSeconds, plan }, ctx.workDir)));
     const after = await Promise.all(servers.map((s) => readCounters(s.url)));
     row.rssMb = Math.max(...rss.map((r) => r.stop())) / 2 ** 20;
     row.sqlPerRequest = sqlPerRequest(

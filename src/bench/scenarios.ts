@@ -1,6 +1,6 @@
 import { DistinctPages } from './distinct-pages';
 import { BENCH_TOKEN, BIG_ORG } from './generate-world';
-import type { Baseline, Row, Sample, Scenario } from './measure';
+import type { Row, Sample, Scenario } from './measure';
 import type { WorldFacts } from './world-facts';
 
 // The scenarios of issue 10 and their targets, as data; measure.ts runs them.
@@ -46,6 +46,12 @@ const same = (sample: Sample) => ({ kind: 'same' as const, method: sample.method
 const atLeast = (share: number) => (row: Row) => (row.ratio ?? 0) >= share;
 const percent = (share: number) => `≥ ${Math.round(share * 100)}% of floor`;
 
+/** The GraphQL probes' statements per request agree (averages, so within half a statement). */
+function sameSqlAtAnyPageSize(row: Row): boolean {
+  const [at30, at100] = [row.sqlProbes?.['first: 30'], row.sqlProbes?.['first: 100']];
+  return at30 !== undefined && at100 !== undefined && Math.abs(at30 - at100) < 0.5;
+}
+
 export interface ScenarioOptions {
   connections: number;
   tailConnections: number;
@@ -56,19 +62,23 @@ export interface ScenarioOptions {
   etag: string;
 }
 
-/** Distinct organization pages: the representative answer is a page of 30 from the same space of filters. */
-function distinctPages(facts: WorldFacts, name: string, connections: number, target: Scenario['target'], baseline: Baseline): Scenario {
-  return {
-    name, connections, baseline, ...(target ? { target } : {}),
-    sample: getSample(`${ORG_ALERTS}?per_page=${PER_PAGE}&severity=high,critical&state=open`, PER_PAGE),
-    plan: { kind: 'distinct-pages', org: BIG_ORG, cursors: facts.middleCursors, headers: AUTH },
-  };
+/**
+ * Distinct organization pages, starting `share` of the way into the space of combinations.
+ * The floor's representative answer is a page of 30 from the same space.
+ */
+function distinctPlan(facts: WorldFacts, share: number) {
+  const firstIndex = Math.floor(new DistinctPages(BIG_ORG, facts.middleCursors).size * share);
+  return { kind: 'distinct-pages' as const, org: BIG_ORG, cursors: facts.middleCursors, firstIndex, headers: AUTH };
 }
+
+const DISTINCT_SAMPLE = getSample(`${ORG_ALERTS}?per_page=${PER_PAGE}&severity=high,critical&state=open`, PER_PAGE);
 
 export function distinctPagesScenario(facts: WorldFacts, o: Pick<ScenarioOptions, 'connections'>): Scenario {
   const size = new DistinctPages(BIG_ORG, facts.middleCursors).size;
-  return distinctPages(facts, `organization alerts, distinct filters per request (${size.toLocaleString('en')} combinations)`, o.connections,
-    { text: percent(0.25), isMet: atLeast(0.25) }, { kind: 'bytes' });
+  return {
+    name: `organization alerts, distinct filters per request (${size.toLocaleString('en')} combinations)`, connections: o.connections,
+    sample: DISTINCT_SAMPLE, plan: distinctPlan(facts, 0), baseline: { kind: 'bytes' }, target: { text: percent(0.25), isMet: atLeast(0.25) },
+  };
 }
 
 export function firstPageScenario(o: Pick<ScenarioOptions, 'connections'>): Scenario {
@@ -81,7 +91,7 @@ export function notModifiedScenario(o: Pick<ScenarioOptions, 'connections' | 'ex
   const sample = getSample(`${ORG_ALERTS}?per_page=${PER_PAGE}`, undefined, 304, { ...AUTH, 'if-none-match': o.etag });
   return {
     name: 'organization alerts, first page, If-None-Match answered 304', connections: o.connections, sample, plan: same(sample),
-    baseline: { kind: 'given', name: 'one-route Express, tiny JSON', rps: o.expressRps }, target: { text: '≥ 67% of Express route', isMet: atLeast(2 / 3) },
+    baseline: { kind: 'given', name: 'Express route', rps: o.expressRps }, target: { text: '≥ 67% of Express route', isMet: atLeast(2 / 3) },
   };
 }
 
@@ -113,10 +123,13 @@ export function sqliteScenarios(facts: WorldFacts, o: ScenarioOptions): Scenario
       sqlProbes: [{ label: 'first: 30', sample: graphql }, { label: 'first: 100', sample: graphqlSample(100) }],
       target: {
         text: `${percent(0.1)}, SQL/req same at first: 100`,
-        isMet: (row) => atLeast(0.1)(row) && row.sqlProbes?.['first: 30'] !== undefined && row.sqlProbes['first: 30'] === row.sqlProbes['first: 100'],
+        isMet: (row) => atLeast(0.1)(row) && sameSqlAtAnyPageSize(row),
       },
     },
-    distinctPages(facts, 'organization alerts, distinct filters, tail latency', o.tailConnections, { text: 'p99 ≤ 100 ms', isMet: (row) => row.load!.p99 <= 100 }, { kind: 'none' }),
+    {
+      name: 'organization alerts, distinct filters, tail latency', connections: o.tailConnections, sample: DISTINCT_SAMPLE, plan: distinctPlan(facts, 1 / 3),
+      baseline: { kind: 'none' }, target: { text: 'p99 ≤ 100 ms', isMet: (row) => row.load!.p99 <= 100 },
+    },
     patchMixScenario(facts, o),
   ];
 }
@@ -124,7 +137,7 @@ export function sqliteScenarios(facts: WorldFacts, o: ScenarioOptions): Scenario
 /** Reads beside writes: 9 in 10 requests distinct pages, 1 in 10 a PATCH toggling an alert. */
 export function patchMixScenario(facts: WorldFacts, o: Pick<ScenarioOptions, 'connections'>): Scenario {
   return {
-    ...distinctPages(facts, 'distinct organization pages with 10% PATCH (dismiss / reopen)', o.connections, undefined, { kind: 'none' }),
-    plan: { kind: 'patch-mix', org: BIG_ORG, cursors: facts.middleCursors, headers: AUTH, alerts: facts.patchAlerts, writeEvery: 10 },
+    name: 'distinct organization pages with 10% PATCH (dismiss / reopen)', connections: o.connections, sample: DISTINCT_SAMPLE, baseline: { kind: 'none' },
+    plan: { ...distinctPlan(facts, 2 / 3), kind: 'patch-mix', alerts: facts.patchAlerts, writeEvery: 10 },
   };
 }

@@ -41,7 +41,7 @@ export async function readWorldFacts({ knex }: Database, org: string, deepPage: 
       createdDesc: await Promise.all(middle.map((offset) => cursorAt(offset, 'desc'))),
       createdAsc: await Promise.all(middle.map((offset) => cursorAt(offset, 'asc'))),
     },
-    deepCursor: await cursorAt((deepPage - 1) * deepPerPage - 1, 'desc'),
+    deepCursor: await cursorAt(Math.max(0, (deepPage - 1) * deepPerPage - 1), 'desc'),
     deepPage,
     deepPerPage,
     patchAlerts: rows.map((r: { name: string; number: number; state: 'open' | 'dismissed' }) => ({ repository: `${org}/${r.name}`, number: Number(r.number), state: r.state })),
