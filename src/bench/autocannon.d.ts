@@ -6,6 +6,10 @@ declare module 'autocannon' {
       path?: string;
       headers?: Record<string, string>;
       body?: string | Buffer;
+      /** Called before each request is sent; returns the request to send. */
+      setupRequest?: (request: Request, context: Record<string, unknown>) => Request;
+      /** Called with each answer (autocannon then keeps the body). */
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
     }
     interface Options {
       url: string;

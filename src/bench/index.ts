@@ -11,7 +11,7 @@ import { startOrgsec } from './orgsec-server';
 import { benchPostgres } from './postgres';
 import { hasTaskset } from './processes';
 import { judgeWorldLoad, markdown, servingRss, type FloorFigure, type Report } from './report';
-import { AUTH, sqliteScenarios } from './scenarios';
+import { currentEtag, sqliteScenarios } from './scenarios';
 import { readWorldFacts } from './world-facts';
 import { benchWorldLoad } from './world-load-bench';
 import { prepareSqliteWorld } from './world-setup';
@@ -30,7 +30,7 @@ const settings = {
   reuse: process.env.BENCH_REUSE === '1',
   /** 0 skips the world-load step. */
   loadAlerts: Number(process.env.BENCH_LOAD_ALERTS ?? 1_000_000),
-  loadTimeoutSeconds: Number(process.env.BENCH_LOAD_TIMEOUT ?? 180),
+  loadTimeoutSeconds: Number(process.env.BENCH_LOAD_TIMEOUT ?? 120),
   postgresAlerts: Number(process.env.BENCH_PG_ALERTS ?? 20_000),
   pinned: hasTaskset,
 };
@@ -55,8 +55,7 @@ async function benchSqlite(dbFile: string, workDir: string, floors: FloorFigure[
   const rows: Row[] = [];
   const server = await startOrgsec(dbFile, ORGSEC_PORT, { pinned: true });
   try {
-    const pagePath = `/orgs/${BIG_ORG}/dependency-bot/alerts?per_page=30`;
-    const etag = (await fetch(`${server.url}${pagePath}`, { headers: AUTH })).headers.get('etag') ?? 'none';
+    const etag = await currentEtag(server.url);
     const scenarios = sqliteScenarios(facts, {
       connections: settings.connections, tailConnections: settings.tailConnections, etag,
       rpsOf: (name) => rows.find((r) => r.scenario === name)?.load?.rps,

@@ -6,7 +6,6 @@ import type { LoadResult, LoadSettings, RequestPlan } from './load-plan';
 // The load generator, run as its own process (pinned to its own core): `load-runner.js SETTINGS.json`
 // drives orgsec or a floor with autocannon and prints one LoadResult as JSON.
 
-interface Request { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }
 interface Counters { emptyPages: number; issued: number; writes: number; space: number }
 
 const DISMISS = JSON.stringify({ state: 'dismissed', dismissed_reason: 'tolerable_risk', dismissed_comment: 'bench' });
@@ -20,7 +19,7 @@ function requestsOf(plan: RequestPlan, counters: Counters): autocannon.Request[]
   const alerts = plan.kind === 'patch-mix' ? plan.alerts.map((a) => ({ ...a })) : [];
   const writeEvery = plan.kind === 'patch-mix' ? plan.writeEvery : 0;
   let nextAlert = 0;
-  const setupRequest = (request: Request): Request => {
+  const setupRequest = (request: autocannon.Request): autocannon.Request => {
     const index = counters.issued++;
     if (writeEvery > 0 && index % writeEvery === writeEvery - 1) {
       // Round-robin over many alerts: the same alert is never patched twice at once, and
@@ -37,7 +36,7 @@ function requestsOf(plan: RequestPlan, counters: Counters): autocannon.Request[]
   const onResponse = (status: number, body: string) => {
     if (status === 200 && body.length <= 2 && body.startsWith('[')) counters.emptyPages++;
   };
-  return [{ setupRequest, onResponse } as unknown as autocannon.Request];
+  return [{ setupRequest, onResponse }];
 }
 
 async function main(): Promise<void> {

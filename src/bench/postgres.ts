@@ -5,7 +5,7 @@ import { measure, type MeasureContext, type Row } from './measure';
 import { readCounters, sqlPerRequest } from './metrics-probe';
 import { sampleRss } from './processes';
 import { startOrgsec } from './orgsec-server';
-import { distinctPagesScenario, firstPageScenario, notModifiedScenario, patchMixScenario, AUTH } from './scenarios';
+import { AUTH, currentEtag, distinctPagesScenario, firstPageScenario, notModifiedScenario, patchMixScenario } from './scenarios';
 import { readWorldFacts } from './world-facts';
 import { loadWorld } from './world-setup';
 
@@ -49,8 +49,7 @@ export async function benchPostgres(baseUrl: string, alerts: number, ctx: Omit<M
     const firstPage = firstPageScenario(options);
     rows.push(await measure(first, distinctPagesScenario(facts, options), mctx));
     rows.push(await measure(first, firstPage, mctx));
-    const etag = (await fetch(`${first.url}${firstPage.sample.path}`, { headers: AUTH })).headers.get('etag') ?? 'none';
-    rows.push(await measure(first, notModifiedScenario({ ...options, etag }), mctx));
+    rows.push(await measure(first, notModifiedScenario({ ...options, etag: await currentEtag(first.url) }), mctx));
     rows.push(await measure(first, patchMixScenario(facts, options), mctx));
     rows.push(await twoInstances(first, url, firstPage.sample.path, mctx, settings.connections));
   } finally {
@@ -77,7 +76,8 @@ async function twoInstances(first: Awaited<ReturnType<typeof startOrgsec>>, url:
     );
     const [x, y] = loads as [typeof loads[0], typeof loads[0]];
     row.load = {
-      rps: x.rps + y.rps, p50: Math.max(x.p50, y.p50), p99: Math.max(x.p99, y.p99), requests: x.requests + y.requests, statuses: {},
+      rps: x.rps + y.rps, p50: Math.max(x.p50, y.p50), p99: Math.max(x.p99, y.p99), requests: x.requests + y.requests,
+      statuses: Object.fromEntries([...new Set([...Object.keys(x.statuses), ...Object.keys(y.statuses)])].map((s) => [s, (x.statuses[s] ?? 0) + (y.statuses[s] ?? 0)])),
       unexpected: x.unexpected + y.unexpected, errors: x.errors + y.errors, timeouts: x.timeouts + y.timeouts, emptyPages: 0, repeated: 0, writes: 0,
     };
     if (row.load.unexpected > 0) row.notes.push(`${row.load.unexpected} unexpected answers`);

@@ -10,6 +10,15 @@ const PER_PAGE = 30;
 const ORG_ALERTS = `/orgs/${BIG_ORG}/dependency-bot/alerts`;
 const FIRST_PAGE = 'organization alerts, first page, same request repeated';
 
+/** The first page's ETag now, for the 304 scenario (the scenarios before it do not write). */
+export async function currentEtag(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}${ORG_ALERTS}?per_page=${PER_PAGE}`, { headers: AUTH });
+  await response.arrayBuffer();
+  const etag = response.headers.get('etag');
+  if (!etag) throw new Error('the first page has no ETag');
+  return etag;
+}
+
 /** What a dashboard asks of GraphQL: every field of the REST page, for the same alerts. */
 export function dashboardQuery(first: number): string {
   return `{ organization(login: "${BIG_ORG}") { dependencyAlerts(first: ${first}) { totalCount edges { cursor node {
