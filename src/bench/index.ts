@@ -19,6 +19,11 @@ import { prepareSqliteWorld } from './world-setup';
 // `npm run bench`: the scenarios of issue 10 on SQLite (and PostgreSQL when configured), each
 // against its floor measured in the same run, the world loader at a million alerts, and the
 // results in .bench/results.json and .bench/results.md.
+//
+// Settings (environment): BENCH_ALERTS (100,000), BENCH_SECONDS (8 per run), BENCH_WARMUP_SECONDS (1),
+// BENCH_CONNECTIONS (10), BENCH_TAIL_CONNECTIONS (50), BENCH_DEEP_PAGE (1,000), BENCH_REUSE=1 (keep the
+// last run's SQLite world and PostgreSQL schema), BENCH_LOAD_ALERTS (1,000,000; 0 skips the load step),
+// BENCH_LOAD_TIMEOUT (120 s), BENCH_DATABASE_URL (adds PostgreSQL), BENCH_PG_ALERTS (20,000).
 
 const settings = {
   alerts: Number(process.env.BENCH_ALERTS ?? 100_000),

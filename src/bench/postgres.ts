@@ -1,4 +1,5 @@
 import { openDatabase } from '../database/connection';
+import { migrateLatest } from '../database/migrate';
 import { drive } from './drive';
 import { BIG_ORG } from './generate-world';
 import { measure, type MeasureContext, type Row } from './measure';
@@ -21,7 +22,11 @@ async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean):
   const admin = openDatabase(baseUrl);
   try {
     const loaded = await admin.knex.raw('SELECT count(*) AS n FROM ??.dependency_alerts', [SCHEMA]).then((r: { rows: Array<{ n: string }> }) => Number(r.rows[0]!.n), () => 0);
-    if (reuse && loaded === alerts) return url;
+    if (reuse && loaded === alerts) {
+      const db = openDatabase(url);
+      await migrateLatest(db).finally(() => db.knex.destroy());
+      return url;
+    }
     await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
     await admin.knex.raw('CREATE SCHEMA ??', [SCHEMA]);
   } finally {
