@@ -18,7 +18,7 @@ export interface Report {
   date: string;
   machine: string;
   node: string;
-  settings: Record<string, unknown>;
+  settings: { connections: number } & Record<string, unknown>;
   caption: string;
   floors: FloorFigure[];
   rows: Row[];
@@ -47,8 +47,8 @@ function sqlText(row: Row): string {
   return probes.length ? `${main} (${probes.join(', ')})` : main;
 }
 
-function rowLine(row: Row, index: number): string {
-  const name = `${row.database === 'SQLite' ? '' : `${row.database}: `}${row.scenario}${row.connections === 10 ? '' : `, ${row.connections} connections`}${row.bytes ? ` (${(row.bytes / 1024).toFixed(row.bytes < 1024 ? 1 : 0)} KB)` : ''}`;
+function rowLine(row: Row, index: number, connections: number): string {
+  const name = `${row.database === 'SQLite' ? '' : `${row.database}: `}${row.scenario}${row.connections === connections ? '' : `, ${row.connections} connections`}${row.bytes ? ` (${(row.bytes / 1024).toFixed(row.bytes < 1024 ? 1 : 0)} KB)` : ''}`;
   const mark = row.error || row.notes.length ? ` [${index}]` : '';
   if (!row.load) return `| ${name}${mark} | failed | | | | | | | ${row.target ?? ''} | ${yesNo(row.met)} |`;
   const floor = row.baseline ? `${whole(row.baseline.rps)}${row.baseline.name.startsWith('raw') ? '' : ` (${row.baseline.name})`}` : '';
@@ -63,12 +63,12 @@ export function markdown(report: Report): string {
     '| scenario | req/s | p50 ms | p99 ms | RSS MB | SQL/req | floor req/s | ratio | target | met |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...report.floors.map((f) => `| floor: ${f.name} | ${whole(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | | | | | | |`),
-    ...report.rows.map((row, i) => rowLine(row, i + 1)),
+    ...report.rows.map((row, i) => rowLine(row, i + 1, report.settings.connections)),
     `| orgsec RSS while serving, max over the SQLite scenarios | | | | ${mb(report.servingRss.maxMb)} | | | | ${report.servingRss.target} | ${yesNo(report.servingRss.met)} |`,
   ];
   const load = report.worldLoad;
   if (load) {
-    const rate = load.alertsPerSecond === undefined ? 'failed' : `${whole(load.alertsPerSecond)} alerts/s (${load.seconds!.toFixed(1)} s)`;
+    const rate = load.alertsPerSecond === undefined ? (load.error?.startsWith('stopped') ? 'unfinished' : 'failed') : `${whole(load.alertsPerSecond)} alerts/s (${load.seconds!.toFixed(1)} s)`;
     lines.push(`| \`orgsec load\`, ${whole(load.alerts)} alerts (${load.fileMb.toFixed(0)} MB file)${load.error ? ` [load]` : ''} | ${rate} | | | ${mb(load.peakRssMb)} peak | | | | ${load.target} | ${yesNo(load.met)} |`);
   }
   const notes = report.rows.flatMap((row, i) => (row.error || row.notes.length ? [`[${i + 1}] ${[row.error, ...row.notes].filter(Boolean).join('; ')}`] : []));
