@@ -11,7 +11,7 @@ import { startOrgsec } from './orgsec-server';
 import { benchPostgres } from './postgres';
 import { hasTaskset } from './processes';
 import { judgeWorldLoad, markdown, servingRss, type FloorFigure, type Report } from './report';
-import { currentEtag, sqliteScenarios } from './scenarios';
+import { builtPageScenarios, currentEtag, sqliteScenarios } from './scenarios';
 import { readWorldFacts } from './world-facts';
 import { benchWorldLoad } from './world-load-bench';
 import { prepareSqliteWorld } from './world-setup';
@@ -69,6 +69,13 @@ async function benchSqlite(dbFile: string, workDir: string, floors: FloorFigure[
     for (const scenario of scenarios) rows.push(await measure(server, scenario, ctx));
   } finally {
     await server.stop();
+  }
+  const uncached = await startOrgsec(dbFile, ORGSEC_PORT, { pinned: true, env: { RESPONSE_CACHE_MB: '0' } });
+  try {
+    const rpsOf = (name: string) => rows.find((r) => r.scenario === name)?.load?.rps;
+    for (const scenario of builtPageScenarios(facts, { connections: settings.connections, rpsOf })) rows.push(await measure(uncached, scenario, ctx));
+  } finally {
+    await uncached.stop();
   }
   return rows;
 }
