@@ -11,7 +11,7 @@ import { AL, ENTERPRISE, alertsWorld, makeAdvisories, makeAlerts } from '../help
 const advisories = makeAdvisories();
 const declared = makeAlerts(300, 23, advisories);
 // Odd text the writer must escape as JSON.stringify does.
-declared[0]!.manifest_path = 'dir with "quotes"/\\back\u2028slash\u0000.json';
+declared[0]!.manifest_path = 'dir with "quotes"/\\back\u2028slash\u0001.json';
 Object.assign(declared[1]!, { state: 'dismissed', dismissed_at: '2026-03-05T12:00:00Z', dismissed_by: 'al-owner', dismissed_reason: 'inaccurate', dismissed_comment: 'emoji 🚀 and "quotes" </script>' });
 
 let t: TestApp;
