@@ -7,7 +7,7 @@ import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/er
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
-import { answerFromCache } from './http/response-cache';
+import { answerFromCache, repeatedReads } from './http/response-cache';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
@@ -49,6 +49,10 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use(healthRoutes(services.database));
   app.get('/metrics', metrics.serve);
   app.use(metrics.countRequests);
+  // A read answered before, for the same caller and data: answered again before routing.
+  app.use(repeatedReads({
+    cache: services.responseCache, versions: services.versions, authenticator: services.authenticator, rateLimited: services.rateLimiter !== undefined,
+  }));
   // /openapi.json and /docs (no token, not rate limited), also under /api/v3 where documentation_url points.
   const openApi = openApiRoutes();
   app.use('/api/v3', openApi);

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { BadRequestError } from '../errors/domain';
 
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
@@ -9,17 +9,20 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
  */
 export const apiBase: RequestHandler = (req, res, next) => {
   res.vary('Accept').vary('Authorization');
-  const host = req.host ?? 'localhost'; // X-Forwarded-Host when TRUST_PROXY is on
-  let origin: string | undefined;
-  if (HOST.test(host)) {
-    try {
-      origin = new URL(`${req.protocol}://${host}`).origin;
-    } catch {
-      origin = undefined;
-    }
-  }
+  const origin = originOf(req);
   if (origin === undefined) throw new BadRequestError('The Host header is not a valid host name.');
   res.locals.apiBase = `${origin}${req.baseUrl}`;
   next();
 };
+
+/** This request's origin, or undefined when its Host header is not a valid host. */
+export function originOf(req: Request): string | undefined {
+  const host = req.host ?? 'localhost'; // X-Forwarded-Host when TRUST_PROXY is on
+  if (!HOST.test(host)) return undefined;
+  try {
+    return new URL(`${req.protocol}://${host}`).origin;
+  } catch {
+    return undefined;
+  }
+}
 

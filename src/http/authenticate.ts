@@ -15,7 +15,8 @@ const QUERY_TOKEN_KEYS = ['access_token', 'token'];
 export function identify(authenticator: Authenticator, versions: DataVersionReader): RequestHandler {
   return async (req, res, next) => {
     // Read first: what this request reads from memory must belong to this version or a later one.
-    res.locals.versions = await versions.read();
+    // (The repeated-read lane may have read it already, for this same request.)
+    res.locals.versions ??= await versions.read();
     try {
       res.locals.principal = await authenticator.authenticate(req.get('authorization'), res.locals.versions.data);
     } catch (error) {

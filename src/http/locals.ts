@@ -19,6 +19,8 @@ declare global {
       versions?: DataVersions;
       /** Where a cacheable answer is stored once built (src/http/response-cache.ts). */
       responseCacheSlot?: { cache: ResponseCache; version: number; key: string };
+      /** The route template of an answer given before routing (the repeated-read lane). */
+      routeTemplate?: string;
     }
   }
 }

@@ -21,7 +21,9 @@ export function redactedUrl(originalUrl: string): string {
  * raw URL; a mount without routes (GraphQL) is its mount path; null when nothing matched.
  */
 export function routeTemplate(req: Request): string | null {
-  return req.route ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || null;
+  if (req.route) return `${req.baseUrl}${String(req.route.path)}`;
+  // An answer the repeated-read lane gave names the route it was first built by.
+  return req.res?.locals.routeTemplate ?? (req.baseUrl || null);
 }
 
 function principalId(principal: Principal | undefined): string {

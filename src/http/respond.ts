@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { sendAnswer, storeAnswer } from './response-cache';
+import { storeAnswer } from './response-cache';
 
 // JSON answers carry a weak ETag of their bytes (Express's own), so a client's If-None-Match
 // gets a 304; responses vary on the caller (reference.md "Conditional GETs").
@@ -12,9 +12,10 @@ export function sendJson(res: Response, status: number, body: unknown): void {
 export function sendJsonText(res: Response, status: number, json: string | Buffer): void {
   const body = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
   const etagOf = res.app.get('etag fn') as (body: Buffer) => string;
-  const answer = { body, etag: etagOf(body), link: res.getHeader('Link') as string | undefined };
-  if (status === 200) storeAnswer(res, answer);
-  sendAnswer(res, status, answer);
+  res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('ETag', etagOf(body));
+  if (status === 200) storeAnswer(res.req, res, body);
+  res.send(body);
 }
 
 export function sendEmpty(res: Response, status: 201 | 204): void {

@@ -1,13 +1,22 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { VersionedCache } from '../cache/versioned-cache';
+import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
+import type { DataVersionReader } from '../database/data-version';
+import { SUPPORTED_API_VERSIONS } from './api-version';
+import { originOf } from './api-base';
+import { routeTemplate } from './request-log';
 
-/** A finished 200 answer: its bytes and the headers built with them. */
+/** A finished 200 answer: its bytes, the headers built with them, and the route that built it. */
 export interface CachedAnswer {
   body: Buffer;
-  etag: string;
-  link: string | undefined;
+  /** Every header the answer carried, in order, but those that belong to one request. */
+  headers: ReadonlyArray<readonly [name: string, value: string | number | readonly string[]]>;
+  route: string | null;
 }
+
+// Headers that belong to the request, not the answer: never replayed from the cache.
+const PER_REQUEST_HEADERS = /^(x-request-id|x-ratelimit-.*|date|connection|keep-alive|content-length|transfer-encoding)$/i;
 
 /**
  * Finished answers of read operations, for one data version: a polling client gets the
@@ -17,9 +26,16 @@ export interface CachedAnswer {
  */
 export class ResponseCache {
   private readonly answers: VersionedCache<CachedAnswer> | undefined;
+  /** Base and URL of every answer kept under the current version: a cheap "maybe" before authenticating. */
+  private readonly urls = new Set<string>();
+  private urlsVersion = -1;
 
   constructor(maxBytes: number) {
     this.answers = maxBytes > 0 ? new VersionedCache<CachedAnswer>({ maxSize: maxBytes, sizeOf: (a, key) => a.body.length + key.length }) : undefined;
+  }
+
+  get enabled(): boolean {
+    return this.answers !== undefined;
   }
 
   get(version: number, key: string): CachedAnswer | undefined {
@@ -27,24 +43,32 @@ export class ResponseCache {
   }
 
   set(version: number, key: string, answer: CachedAnswer): void {
-    this.answers?.set(version, key, answer);
+    if (!this.answers) return;
+    this.answers.set(version, key, answer);
+    if (version > this.urlsVersion) {
+      this.urls.clear();
+      this.urlsVersion = version;
+    }
+    if (version === this.urlsVersion) this.urls.add(urlOf(key));
   }
 
-  get enabled(): boolean {
-    return this.answers !== undefined;
+  /** False when no caller has an answer kept for this base and URL (true may still miss). */
+  mayHold(baseAndUrl: string): boolean {
+    return this.urls.has(baseAndUrl);
   }
 }
 
-function callerKey(principal: Principal | undefined): string {
-  return !principal || principal.kind === 'anonymous' ? 'anonymous' : `token:${principal.tokenId}`;
+const urlOf = (key: string) => key.slice(key.indexOf('\n') + 1);
+
+function cacheKey(principal: Principal | undefined, apiBase: string, originalUrl: string): string {
+  const caller = !principal || principal.kind === 'anonymous' ? 'anonymous' : `token:${principal.tokenId}`;
+  return `${caller}\n${apiBase}\n${originalUrl}`;
 }
 
-/** Sends an answer's bytes with the headers Express would give them (a 304 when fresh). */
-export function sendAnswer(res: Response, status: number, answer: CachedAnswer): void {
-  res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('ETag', answer.etag);
-  if (answer.link !== undefined) res.setHeader('Link', answer.link);
-  res.send(answer.body);
+/** Sends a kept answer with the headers it was built with (a 304 when the request's ETag matches). */
+export function sendAnswer(res: Response, answer: CachedAnswer): void {
+  for (const [name, value] of answer.headers) res.setHeader(name, value);
+  res.status(200).send(answer.body);
 }
 
 /**
@@ -55,16 +79,58 @@ export function answerFromCache(cache: ResponseCache): RequestHandler {
   return (req: Request, res: Response, next) => {
     const versions = res.locals.versions;
     if (!cache.enabled || !versions || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-    const key = `${callerKey(res.locals.principal)}\n${res.locals.apiBase ?? ''}\n${req.originalUrl}`;
+    const key = cacheKey(res.locals.principal, res.locals.apiBase ?? '', req.originalUrl);
     const answer = cache.get(versions.data, key);
-    if (answer) return sendAnswer(res, 200, answer);
+    if (answer) return sendAnswer(res, answer);
     res.locals.responseCacheSlot = { cache, version: versions.data, key };
     next();
   };
 }
 
-/** Stores a 200 answer where `answerFromCache` asked for it. */
-export function storeAnswer(res: Response, answer: CachedAnswer): void {
+/** Stores a 200 answer, with the headers it carries now, where `answerFromCache` asked for it. */
+export function storeAnswer(req: Request, res: Response, body: Buffer): void {
   const slot = res.locals.responseCacheSlot;
-  if (slot) slot.cache.set(slot.version, slot.key, answer);
+  if (!slot) return;
+  const headers = res.getHeaderNames().filter((name) => !PER_REQUEST_HEADERS.test(name)).map((name) => [name, res.getHeader(name)!] as const);
+  slot.cache.set(slot.version, slot.key, { body, headers: headers as CachedAnswer['headers'], route: routeTemplate(req) });
+}
+
+const API_V3 = '/api/v3';
+
+/**
+ * The repeated-read lane, before Express routes anything: a GET whose answer this caller
+ * was given under the current data version gets it again at once, without the ~40 layers
+ * of routing and middleware in between (they would only set the headers kept with it).
+ * Anything else, or anything it cannot tell, goes the whole way: requests counted against
+ * rate limits (which must be counted in the database), other API versions, bad
+ * credentials, bad hosts. It reads the data version and the caller the way the whole
+ * chain would, and leaves both for it.
+ */
+export function repeatedReads(deps: { cache: ResponseCache; versions: DataVersionReader; authenticator: Authenticator; rateLimited: boolean }): RequestHandler {
+  const supported = new Set<string>(SUPPORTED_API_VERSIONS);
+  return async (req, res, next) => {
+    const { cache } = deps;
+    if (req.method !== 'GET' || !cache.enabled || deps.rateLimited) return next();
+    // A body, even on a GET, is parsed (and may be refused) on the way: only bodiless requests take the lane.
+    if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') return next();
+    const requested = req.get('X-Service-Api-Version');
+    if (requested !== undefined && !supported.has(requested.trim())) return next();
+    const origin = originOf(req);
+    if (origin === undefined) return next();
+    const apiBase = req.path.startsWith(`${API_V3}/`) ? `${origin}${API_V3}` : origin;
+    if (!cache.mayHold(`${apiBase}\n${req.originalUrl}`)) return next();
+    const versions = await deps.versions.read();
+    res.locals.versions = versions;
+    let principal: Principal;
+    try {
+      principal = await deps.authenticator.authenticate(req.get('authorization'), versions.data);
+    } catch {
+      return next(); // the whole chain refuses it, after counting it
+    }
+    const answer = cache.get(versions.data, cacheKey(principal, apiBase, req.originalUrl));
+    if (!answer) return next();
+    res.locals.principal = principal;
+    if (answer.route !== null) res.locals.routeTemplate = answer.route;
+    sendAnswer(res, answer);
+  };
 }

@@ -39,7 +39,7 @@ export function createMetrics(database: Database, { routelessMounts }: MetricsOp
   instrumentDatabase(database, registry, SECONDS_BUCKETS);
 
   const routeOf = (req: Parameters<RequestHandler>[0]): string => {
-    if (req.route) return routeTemplate(req) ?? UNMATCHED_ROUTE;
+    if (req.route || req.res?.locals.routeTemplate) return routeTemplate(req) ?? UNMATCHED_ROUTE;
     return routelessMounts.includes(req.baseUrl) ? req.baseUrl : UNMATCHED_ROUTE;
   };
   const countRequests: RequestHandler = (req, res, next) => {

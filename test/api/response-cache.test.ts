@@ -40,9 +40,10 @@ function getFrom(server: Server | (() => request.Agent), url: string, token: str
 
 const cached = (url: string, token: string, headers: Record<string, string> = {}) => getFrom(t.http as () => request.Agent, url, token, headers);
 
-/** What a client can see of an answer. */
+/** What a client can see of an answer: status, bytes and every header but those of one request. */
 function visible(res: request.Response) {
-  return { status: res.status, body: (res.body as Buffer).toString('utf8'), etag: res.headers.etag, link: res.headers.link, type: res.headers['content-type'] };
+  const headers = Object.fromEntries(Object.entries(res.headers).filter(([name]) => !['x-request-id', 'date', 'connection', 'keep-alive'].includes(name)));
+  return { status: res.status, body: (res.body as Buffer).toString('utf8'), headers };
 }
 
 const urls = [
@@ -159,6 +160,26 @@ describe('the response cache', () => {
     expect((await cached(url, 'alerts_token_soon_expired')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now()) + 1100));
     expect((await cached(url, 'alerts_token_soon_expired')).status).toBe(401);
+  });
+
+  it('still refuses, for a request it answered before, an unsupported API version, a token in the URL and a malformed body', async () => {
+    const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=2`;
+    expect((await cached(url, AL.owner)).status).toBe(200);
+    expect((await cached(url, AL.owner, { 'x-service-api-version': '1999-01-01' })).status).toBe(400);
+    expect((await cached(url, AL.owner, { 'x-service-api-version': '2026-03-10' })).status).toBe(200);
+    expect((await cached(`${url}&access_token=${AL.owner}`, AL.owner)).status).toBe(400);
+    const withBody = await t.http().get(url).set({ ...bearer(AL.owner), host: 'orgsec.test', 'content-type': 'application/json' }).send('{not json');
+    expect(withBody.status).toBe(400);
+    expect((await cached(url, 'svc_not_a_token')).status).toBe(401);
+  });
+
+  it('logs and counts an answer given again under the route that built it', async () => {
+    const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=6`;
+    await cached(url, AL.owner);
+    await cached(url, AL.owner);
+    const metrics = await t.http().get('/metrics');
+    expect(metrics.text).toMatch(/orgsec_http_requests_total\{method="GET",route="\/orgs\/:org\/dependency-bot\/alerts",status="200"\} [2-9]/);
+    expect(metrics.text).not.toMatch(/route="unmatched",status="200"/);
   });
 
   it('answers a repeated read with one SQL statement (the data version), and a cached page with no reference look-ups', async () => {
