@@ -43,6 +43,7 @@ const BAD: Array<[SettingName, string, string]> = [
   ['TRUST_PROXY', 'yes', 'must be true or false'],
   ['GRAPHQL_EXPLORER', 'maybe', 'must be on or off'],
   ['DATABASE_POOL_MAX', '0', 'must be an integer from 1 to 1000'],
+  ['RESPONSE_CACHE_MB', '4097', 'must be an integer from 0 to 4096'],
   ['RATE_LIMITS', 'false', 'must be on or off'],
   ['RATE_LIMIT_REQUESTS_PER_HOUR', '-5', 'must be an integer from 1 to 1000000000'],
   ['RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR', '0x10', 'must be an integer from 1 to 1000000000'],
