@@ -1,6 +1,6 @@
 import 'reflect-metadata'; // type-graphql's decorators need it before any decorated class loads
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
@@ -9,6 +9,8 @@ import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
 import { principalOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
+import { compiledExecutor } from './compiled-executor';
+import { executorGateway } from './executor-gateway';
 import { complexityLimit, parseOptions, validationRules } from './limits';
 import { mutationRateLimit } from './rate-limit.plugin';
 import { rateLimitCallerOf } from '../http/rate-limit';
@@ -26,7 +28,8 @@ export interface GraphQLOptions {
 export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
   const schema = graphqlSchema();
   const server = new ApolloServer<GraphQLContext>({
-    schema,
+    // The schema as a gateway: the only way Apollo lets another executor (graphql-jit) run it.
+    gateway: executorGateway(schema, compiledExecutor(schema)),
     validationRules,
     parseOptions,
     allowBatchedHttpRequests: false, // one operation per request
@@ -35,6 +38,8 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError((error) => logger.error({ err: error }, 'unhandled GraphQL error')),
     plugins: [
+      // Nothing here sets cache hints; on, it would wrap every field's resolver to look for them.
+      ApolloServerPluginCacheControlDisabled(),
       ...(options.plugins ?? []),
       complexityLimit(schema),
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
