@@ -1,0 +1,56 @@
+import { BENCH_TOKEN, generateWorld } from '../../src/bench/generate-world';
+import { gql } from '../helpers/graphql';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+// The benchmark's dashboard query (src/bench/index.ts), every field, costs the same number of
+// SQL statements whatever its page size: each relation is loaded once per page, never per alert.
+
+const DASHBOARD = `query($first: Int!) { organization(login: "bench-org-0") { dependencyAlerts(first: $first) { totalCount edges { cursor node {
+  number state url htmlUrl createdAt updatedAt dismissedAt dismissedReason dismissedComment fixedAt autoDismissedAt
+  dismissedBy { login } assignees { login url }
+  dependency { package { ecosystem name } manifestPath scope relationship }
+  securityAdvisory { svcsaId cveId summary description severity classification cvss { vectorString score } epss { percentage percentile }
+    cwes { cweId name } identifiers { type value } references publishedAt updatedAt withdrawnAt
+    vulnerabilities { package { ecosystem name } severity vulnerableVersionRange firstPatchedVersion } }
+  securityVulnerability { package { ecosystem name } severity vulnerableVersionRange firstPatchedVersion }
+  repository { nameWithOwner isPrivate description url owner { ... on Organization { login url } } }
+} } } } }`;
+
+/** The benchmark's world, smaller: 150 alerts in bench-org-0 over 20 repositories, every fourth one dismissed by its owner. */
+function world() {
+  const generated = generateWorld({ organizations: 2, repositoriesPerOrganization: 20, alerts: 300, advisories: 30 });
+  const alerts = generated.alerts.map((alert, i) =>
+    i % 4 === 0 ? { ...alert, state: 'dismissed', dismissed_at: '2026-03-01T00:00:00Z', dismissed_by: 'bench-owner', dismissed_reason: 'tolerable_risk' } : alert);
+  return { ...generated, alerts };
+}
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.load(world());
+});
+afterAll(() => t.close());
+
+async function statementsFor(first: number): Promise<number> {
+  let statements = 0;
+  const count = () => statements++;
+  t.db.knex.on('query', count);
+  try {
+    const res = await gql(t, DASHBOARD, { token: BENCH_TOKEN, variables: { first } });
+    expect(res.errors).toBeUndefined();
+    const edges = res.data.organization.dependencyAlerts.edges;
+    expect(edges).toHaveLength(first);
+    if (first > 4) expect(edges.some((e: { node: { dismissedBy: unknown } }) => e.node.dismissedBy !== null)).toBe(true);
+  } finally {
+    t.db.knex.removeListener('query', count);
+  }
+  return statements;
+}
+
+it('the dashboard query issues as many SQL statements for 1 alert as for 10 and for 100', async () => {
+  const [one, ten, hundred] = [await statementsFor(1), await statementsFor(10), await statementsFor(100)];
+  expect({ ten, hundred }).toEqual({ ten: one, hundred: one });
+  // Today: the token, the organization (twice: the query, then the service's own check), its
+  // membership, the page, its count, advisories, their vulnerabilities, assignees, repositories, users.
+  expect(one).toBeLessThanOrEqual(11);
+});
