@@ -1,4 +1,4 @@
-import { GraphQLError, Kind, execute, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { GraphQLError, Kind, execute, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { BoundedCache } from './bounded-cache';
 import type { GatewayExecutor } from './executor-gateway';
@@ -38,6 +38,7 @@ export function compiledExecutor(schema: GraphQLSchema, capacity = COMPILED_OPER
 function planFor(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, operationName: string | undefined): Plan {
   // Introspection is rare and sizeable: not worth a compiled copy.
   if (asksForIntrospection(document, operation.selectionSet)) return null;
+  if (spreadsAFragmentAgainAfterACondition(document)) return null;
   try {
     const compiled = compileQuery(schema, document, operationName);
     return isCompiledQuery(compiled) ? compiled : null;
@@ -54,6 +55,23 @@ function asksForIntrospection(document: DocumentNode, selectionSet: SelectionSet
     const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
     return fragment?.kind === Kind.FRAGMENT_DEFINITION && asksForIntrospection(document, fragment.selectionSet, depth + 1);
   });
+}
+
+/**
+ * graphql-jit 0.8.9 drops a fragment spread that follows a skipped spread of the same
+ * fragment (`...F @include(if: false) ...F` answers without F's fields; graphql-js
+ * includes them). Such documents run on graphql-js.
+ */
+function spreadsAFragmentAgainAfterACondition(document: DocumentNode): boolean {
+  const spreads = new Map<string, number>();
+  const conditional = new Set<string>();
+  visit(document, {
+    FragmentSpread(spread) {
+      spreads.set(spread.name.value, (spreads.get(spread.name.value) ?? 0) + 1);
+      if (spread.directives?.some((d) => d.name.value === 'skip' || d.name.value === 'include')) conditional.add(spread.name.value);
+    },
+  });
+  return [...conditional].some((name) => spreads.get(name)! > 1);
 }
 
 /**

@@ -96,6 +96,18 @@ it.each([
   expect((await both(query))[0]).toEqual(reference);
 });
 
+it('@skip and @include on fields, fragment spreads and inline fragments: as graphql-js', async () => {
+  const query = `query($yes: Boolean!, $no: Boolean!) { org(login: "acme") {
+    id @skip(if: $yes) login @include(if: $yes) ...Members @include(if: $no) ... on Org @skip(if: $no) { members { id } } ...Members
+  } } fragment Members on Org { members { login } }`;
+  // The same fragment spread again after a skipped spread of it (graphql-jit 0.8.9 drops it).
+  const again = 'query($yes: Boolean!) { org(login: "acme") { ...Members @skip(if: $yes) ...Members } } fragment Members on Org { members { login } }';
+  for (const [text, variables] of [[query, { yes: true, no: false }], [query, { yes: false, no: true }], [again, { yes: true }], [again, { yes: false }]] as const) {
+    const [compiled, reference] = await both(text, variables);
+    expect(compiled).toEqual(reference);
+  }
+});
+
 it('variables: coerced, and refused with graphql-js\'s own error', async () => {
   const query = 'query($login: String!) { org(login: $login) { login } }';
   const [ok, okReference] = await both(query, { login: 'acme' });
