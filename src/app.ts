@@ -7,6 +7,7 @@ import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/er
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
+import { answerFromCache } from './http/response-cache';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
@@ -57,7 +58,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
 
   // Every request is identified, then counted (x-ratelimit-*), before anything else
   // can answer it; only then are bad credentials refused.
-  const identified = [apiBase, identify(services.authenticator)];
+  const identified = [apiBase, identify(services.authenticator, services.versions)];
 
   // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
   // Also under /api/graphql, where clients made for the enterprise-server layout look.
@@ -72,10 +73,12 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(apiVersion);
   api.use(requireValidCredentials);
   api.use(versionsRoutes());
-  api.use(orgRolesRoutes(services.orgRoles));
-  api.use(oidcRoutes(services.oidc));
-  api.use(attestationsRoutes(services.attestations));
-  api.use(dependencyAlertsRoutes(services.dependencyAlerts));
+  // Reads answer from the response cache when they can (after their own headers are set).
+  const cached = answerFromCache(services.responseCache);
+  api.use(orgRolesRoutes(services.orgRoles, cached));
+  api.use(oidcRoutes(services.oidc, cached));
+  api.use(attestationsRoutes(services.attestations, cached));
+  api.use(dependencyAlertsRoutes(services.dependencyAlerts, cached));
   api.use(unknownRoute);
 
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in

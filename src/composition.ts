@@ -3,6 +3,8 @@ import { Authenticator } from './auth/authenticator';
 import { Authorizer } from './auth/authorizer';
 import { TokenStore } from './auth/token.store';
 import type { Database } from './database/connection';
+import { DataVersionReader } from './database/data-version';
+import { ResponseCache } from './http/response-cache';
 import { AccountsStore } from './modules/accounts/accounts.store';
 import { AuthorizedLookups } from './modules/accounts/authorized-lookups';
 import { AttestationsService } from './modules/attestations/attestations.service';
@@ -23,7 +25,11 @@ import { RateLimitStore } from './rate-limits/rate-limit.store';
 export interface ServiceOptions {
   /** The rate limits to hold callers to; false or absent: none (RATE_LIMITS=off). */
   rateLimits?: RateLimitPolicy | false;
+  /** Bytes of finished answers kept per instance (RESPONSE_CACHE_MB); 0 turns the cache off. */
+  responseCacheBytes?: number;
 }
+
+const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
 
 /** The one place that constructs stores and services. */
 export function createServices(database: Database, options: ServiceOptions = {}) {
@@ -40,6 +46,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const advisoryStore = new AdvisoriesStore();
   return {
     database,
+    versions: new DataVersionReader(database),
+    responseCache: new ResponseCache(options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES),
     /** Read-only batch look-ups for GraphQL loaders; writes always go through services. */
     stores: { accounts, attestations: attestationStore },
     lookups,

@@ -55,6 +55,7 @@ export const SETTINGS = {
   TRUST_PROXY: { flag: '--trust-proxy [bool]', default: 'false', rule: oneOf('true', 'false'), description: 'true behind a reverse proxy: URLs in bodies follow X-Forwarded-Proto/-Host (the flag alone means true)' },
   GRAPHQL_EXPLORER: { flag: '--graphql-explorer <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns off GraphQL introspection, the Apollo Sandbox landing page and /graphiql' },
   DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance' },
+  RESPONSE_CACHE_MB: { flag: '--response-cache-mb <n>', default: '32', rule: integer(0, 4096), description: 'megabytes of finished read answers each instance keeps for repeated requests (0: none)' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
   RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
   RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: { flag: '--rate-limit-anonymous-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each client address without valid credentials' },
@@ -105,6 +106,8 @@ export interface Config {
   graphqlExplorer: boolean;
   /** PostgreSQL connections per instance (SQLite always uses one). */
   databasePoolMax: number;
+  /** Bytes of finished read answers kept per instance (0: no response cache). */
+  responseCacheBytes: number;
 }
 
 /** Every bad value at once, one line each naming where it came from, the value and what is allowed. */
@@ -148,5 +151,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     trustProxy: v.TRUST_PROXY === 'true',
     graphqlExplorer: v.GRAPHQL_EXPLORER === 'on',
     databasePoolMax: v.DATABASE_POOL_MAX,
+    responseCacheBytes: v.RESPONSE_CACHE_MB * 2 ** 20,
   };
 }

@@ -18,7 +18,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const logger = createLogger(config.logLevel);
   const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
   await migrateLatest(database);
-  const services = createServices(database, { rateLimits: config.rateLimits });
+  const services = createServices(database, { rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes });
   await hooks.beforeListen?.(services);
   const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer });
   const server = await new Promise<Server>((resolve, reject) => {

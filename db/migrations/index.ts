@@ -14,6 +14,7 @@ import * as createAdvisories from './20261122100800_create_advisories';
 import * as createDependencyAlerts from './20261122100900_create_dependency_alerts';
 import * as createAttestations from './20261122101000_create_attestations';
 import * as createRateLimitCounters from './20261123090000_create_rate_limit_counters';
+import * as createDataVersions from './20261123130000_create_data_versions';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +34,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122100900_create_dependency_alerts', createDependencyAlerts],
   ['20261122101000_create_attestations', createAttestations],
   ['20261123090000_create_rate_limit_counters', createRateLimitCounters],
+  ['20261123130000_create_data_versions', createDataVersions],
 ];
 
 /** A knex migration source over the list above. */

@@ -1,3 +1,4 @@
+import { VersionedCache } from '../cache/versioned-cache';
 import { AuthenticationError } from '../errors/domain';
 import type { Executor } from '../database/transaction';
 import { nowTimestamp } from '../shared/time';
@@ -10,16 +11,29 @@ const SCHEME = /^(?:bearer|token)\s+(\S+)\s*$/i;
 
 /** Resolves the Authorization header to a principal: the one authentication step. */
 export class Authenticator {
+  /** Known tokens by hash, for one data version: any write to tokens or accounts empties it. */
+  private readonly known = new VersionedCache<TokenRecord>({ maxSize: 10_000, sizeOf: () => 1 });
+
   constructor(private readonly deps: { db: Executor; tokens: TokenStore }) {}
 
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  /**
+   * `dataVersion`, when the caller read it (src/database/data-version.ts), lets a token seen
+   * under the same version be taken from memory; revocation is a write, so it moves the
+   * version, and expiry is checked on every request.
+   */
+  async authenticate(authorization: string | undefined, dataVersion?: number): Promise<Principal> {
     if (authorization === undefined || authorization.trim() === '') return ANONYMOUS;
     const match = SCHEME.exec(authorization);
     // Never a silent downgrade to anonymous: a header that says something wrong is refused.
     if (!match) throw new AuthenticationError('Bad credentials');
     const raw = match[1]!;
     if (!hasValidChecksum(raw)) throw new AuthenticationError('Bad credentials');
-    const token = await this.deps.tokens.findByHash(this.deps.db, hashToken(raw));
+    const hash = hashToken(raw);
+    let token = dataVersion === undefined ? undefined : this.known.get(dataVersion, hash);
+    if (!token) {
+      token = await this.deps.tokens.findByHash(this.deps.db, hash);
+      if (token && dataVersion !== undefined) this.known.set(dataVersion, hash, token);
+    }
     if (!token || token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= nowTimestamp())) {
       throw new AuthenticationError('Bad credentials');
     }

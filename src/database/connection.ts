@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { dialectOf, type Dialect } from './dialect';
+import { PreparedSqliteClient } from './sqlite-client';
 import { applySqlitePragmas, type PragmaConnection } from './sqlite-pragmas';
 
 export interface DatabaseOptions {
@@ -48,7 +49,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   }
   if (databaseUrl !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(databaseUrl)), { recursive: true });
   const knex = knexFactory({
-    client: 'better-sqlite3',
+    client: PreparedSqliteClient as unknown as typeof knexFactory.Client,
     connection: { filename: databaseUrl },
     useNullAsDefault: true,
     // A connection refused by applySqlitePragmas fails the query, whose caller reports it;

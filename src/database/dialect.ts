@@ -48,10 +48,13 @@ export function isRetryableConflict(error: unknown): boolean {
  * SQLite: the first write statement of a transaction takes the write lock, so issuing one
  * that touches nothing makes it BEGIN IMMEDIATE (knex only says BEGIN). A read-then-write
  * transaction then waits for the lock up front (busy timeout) instead of failing half-way.
- * PostgreSQL locks rows as it goes (FOR UPDATE where a read decides a write).
+ * PostgreSQL: every write bumps the one data_versions row (its triggers), which would lock
+ * it at a transaction's first write, after row locks taken by FOR UPDATE reads: two writers
+ * could then wait on each other. Locking that row first orders every writer the same way.
  */
 export async function takeWriteLock(trx: { raw(sql: string): Promise<unknown>; client: { config: { client?: unknown } } }): Promise<void> {
-  if (trx.client.config.client !== 'pg') await trx.raw('DELETE FROM accounts WHERE 0');
+  if (trx.client.config.client === 'pg') await trx.raw('SELECT id FROM data_versions WHERE id = 1 FOR UPDATE');
+  else await trx.raw('DELETE FROM accounts WHERE 0');
 }
 
 /**

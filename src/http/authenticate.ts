@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Authenticator } from '../auth/authenticator';
+import type { DataVersionReader } from '../database/data-version';
 import { ANONYMOUS } from '../auth/principal';
 import { AuthenticationError, BadRequestError } from '../errors/domain';
 
@@ -9,12 +10,14 @@ const QUERY_TOKEN_KEYS = ['access_token', 'token'];
  * The one authentication step: Authorization header → res.locals.principal. Bad
  * credentials are only recorded here, so the request can still be counted against its
  * client address (guessing tokens spends the anonymous budget); `requireValidCredentials`
- * refuses them.
+ * refuses them. It also reads the data version every cache of this request goes by.
  */
-export function identify(authenticator: Authenticator): RequestHandler {
+export function identify(authenticator: Authenticator, versions: DataVersionReader): RequestHandler {
   return async (req, res, next) => {
+    // Read first: what this request reads from memory must belong to this version or a later one.
+    res.locals.versions = await versions.read();
     try {
-      res.locals.principal = await authenticator.authenticate(req.get('authorization'));
+      res.locals.principal = await authenticator.authenticate(req.get('authorization'), res.locals.versions.data);
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
       res.locals.principal = ANONYMOUS;

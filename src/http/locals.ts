@@ -2,6 +2,8 @@ import type { Response } from 'express';
 import type { Principal } from '../auth/principal';
 import type { AuthenticationError } from '../errors/domain';
 import type { OperationName } from '../auth/requirements';
+import type { DataVersions } from '../database/data-version';
+import type { ResponseCache } from './response-cache';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -13,6 +15,10 @@ declare global {
       /** Origin plus the API mount path: every URL field in a body starts with it. */
       apiBase?: string;
       operation?: OperationName;
+      /** The database's write counters as this request found them (read before anything else). */
+      versions?: DataVersions;
+      /** Where a cacheable answer is stored once built (src/http/response-cache.ts). */
+      responseCacheSlot?: { cache: ResponseCache; version: number; key: string };
     }
   }
 }

@@ -1,9 +1,20 @@
 import type { Response } from 'express';
+import { sendAnswer, storeAnswer } from './response-cache';
 
-// Express sends JSON with a weak ETag and answers If-None-Match with 304 by itself;
-// responses vary on the caller (reference.md "Conditional GETs").
+// JSON answers carry a weak ETag of their bytes (Express's own), so a client's If-None-Match
+// gets a 304; responses vary on the caller (reference.md "Conditional GETs").
+
 export function sendJson(res: Response, status: number, body: unknown): void {
-  res.status(status).json(body);
+  sendJsonText(res, status, JSON.stringify(body));
+}
+
+/** Sends JSON already serialized; a 200 read is kept for the next identical request. */
+export function sendJsonText(res: Response, status: number, json: string): void {
+  const body = Buffer.from(json, 'utf8');
+  const etagOf = res.app.get('etag fn') as (body: Buffer) => string;
+  const answer = { body, etag: etagOf(body), link: res.getHeader('Link') as string | undefined };
+  if (status === 200) storeAnswer(res, answer);
+  sendAnswer(res, status, answer);
 }
 
 export function sendEmpty(res: Response, status: 201 | 204): void {

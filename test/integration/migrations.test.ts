@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { migrations } from '../../db/migrations';
+import { DATA_TABLES } from '../../db/migrations/20261123130000_create_data_versions';
 import { migrateLatest, rollbackAll } from '../../src/database/migrate';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
@@ -9,7 +10,7 @@ const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'db', 'migrations');
 
 // The schema the migrations build, kept by hand: a table added or dropped without a test noticing fails here.
 const APP_TABLES = [
-  'accounts', 'advisories', 'advisory_vulnerabilities', 'attestation_subjects', 'attestations',
+  'accounts', 'advisories', 'advisory_vulnerabilities', 'attestation_subjects', 'attestations', 'data_versions',
   'dependency_alert_assignees', 'dependency_alerts', 'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises',
   'organization_custom_properties', 'organization_members', 'organization_oidc_property_inclusions',
   'organization_oidc_subject_templates', 'organization_role_teams', 'organization_role_users', 'organization_roles',
@@ -95,6 +96,21 @@ describe('migrations', () => {
     expect(await listTables(db)).toEqual([]);
     expect(await migrateLatest(db)).toEqual(migrations.map(([name]) => name));
     expect(await listTables(db)).toEqual([...APP_TABLES, ...KNEX_TABLES].sort());
+  });
+
+  it('make every table answers are built from move data_versions when written (caches depend on it)', async () => {
+    await migrateLatest(db);
+    // Only the counters themselves and the rate-limit windows (written by every request, read by no answer) are left out.
+    expect([...DATA_TABLES].sort()).toEqual(APP_TABLES.filter((t) => t !== 'data_versions' && t !== 'rate_limit_counters'));
+    const triggered = db.dialect === 'postgres'
+      ? (await db.knex('information_schema.triggers').where('trigger_schema', db.schema!).distinct('event_object_table as t')).map((r) => r.t)
+      : (await db.knex('sqlite_master').where('type', 'trigger').distinct('tbl_name as t')).map((r) => r.t);
+    expect(triggered.sort()).toEqual([...DATA_TABLES].sort());
+    const before = await db.knex('data_versions').first('data', 'world');
+    await insertAccount(db.knex, 'version-mover', 'User');
+    const after = await db.knex('data_versions').first('data', 'world');
+    expect(Number(after.data)).toBeGreaterThan(Number(before.data));
+    expect(Number(after.world)).toBeGreaterThan(Number(before.world));
   });
 
   it('seed the predefined organization roles with the ids clients know', async () => {

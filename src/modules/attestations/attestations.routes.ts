@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../../http/body';
 import { apiBaseOf, principalOf } from '../../http/locals';
 import { operation } from '../../http/operation';
@@ -10,7 +10,7 @@ import { serializeAttestation } from './attestations.serializers';
 import type { AttestationsService } from './attestations.service';
 
 /** Spec §4.3, #21–#22, and the bundle_url of #22's items. */
-export function attestationsRoutes(attestations: AttestationsService): Router {
+export function attestationsRoutes(attestations: AttestationsService, cached: RequestHandler): Router {
   const router = Router();
 
   router.post('/repos/:owner/:repo/attestations', operation('createAttestation'), async (req, res) => {
@@ -19,12 +19,12 @@ export function attestationsRoutes(attestations: AttestationsService): Router {
     sendJson(res, 201, await attestations.create(principalOf(res), p.owner, p.repo, body.bundle));
   });
 
-  router.get('/repos/:owner/:repo/attestations/bundles/:attestation_id', operation('listAttestations'), async (req, res) => {
+  router.get('/repos/:owner/:repo/attestations/bundles/:attestation_id', operation('listAttestations'), cached, async (req, res) => {
     const p = parseInput(bundlePath, req.params, ATTESTATION_INPUT);
     sendJson(res, 200, (await attestations.get(principalOf(res), p.owner, p.repo, p.attestation_id)).bundle);
   });
 
-  router.get('/repos/:owner/:repo/attestations/:subject_digest', operation('listAttestations'), async (req, res) => {
+  router.get('/repos/:owner/:repo/attestations/:subject_digest', operation('listAttestations'), cached, async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(subjectPath, req.params, ATTESTATION_INPUT);
     const q = parseInput(listQuery, req.query, ATTESTATION_INPUT);

@@ -4,7 +4,7 @@ import type { AdvisoryRecord, AdvisoryVulnerability } from './alerts.types';
 
 // REST shapes of spec §2.8–2.10 with reference.md's additions; every field present, null when empty.
 
-function serializeVulnerability(v: AdvisoryVulnerability) {
+export function serializeVulnerability(v: AdvisoryVulnerability) {
   return {
     package: { ecosystem: v.ecosystem, name: v.packageName },
     severity: v.severity,

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { repoPermissionAtLeast, type AccessStore } from '../../auth/access.store';
 import type { Principal } from '../../auth/principal';
+import { CachedBatch } from '../../cache/cached-batch';
+import type { DataVersions } from '../../database/data-version';
 import type { KeysetPage } from '../../database/keyset';
 import { withTransaction, type Executor } from '../../database/transaction';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain';
@@ -47,27 +49,39 @@ function visibilityOf(principal: Principal, publicOnly: boolean): AlertVisibilit
 
 /** Spec §4.4: dependency alerts of an enterprise, an organization or a repository. */
 export class DependencyAlertsService {
-  constructor(private readonly deps: AlertsDeps) {}
+  // What alerts refer to, kept per world version (src/database/data-version.ts).
+  private readonly advisoryCache: CachedBatch<Executor, AdvisoryRecord>;
+  private readonly repositoryCache: CachedBatch<Executor, RepositoryRecord>;
+  private readonly userCache: CachedBatch<Executor, UserRecord>;
+
+  constructor(private readonly deps: AlertsDeps) {
+    this.advisoryCache = new CachedBatch((db, ids) => deps.advisories.findByIds(db, ids), 5_000);
+    this.repositoryCache = new CachedBatch((db, ids) => deps.accounts.findRepositoriesByIds(db, ids), 20_000);
+    this.userCache = new CachedBatch(async (db, ids) => new Map((await deps.accounts.findAccountsByIds(db, ids)).map((u) => [u.id, u])), 20_000);
+  }
+
+  // Lists take the data versions the request read first, when it did: references then come
+  // from memory. Without them every reference is loaded.
 
   /** #23: only organizations where the caller is an owner or security manager. */
-  async listForEnterprise(principal: Principal, slug: string, request: AlertListRequest): Promise<AlertPage> {
+  async listForEnterprise(principal: Principal, slug: string, request: AlertListRequest, at?: DataVersions): Promise<AlertPage> {
     const { db, lookups, access } = this.deps;
     const enterprise = await lookups.enterprise(db, principal, 'listEnterpriseDependencyAlerts', slug);
     const orgIds = principal.kind === 'user' ? await access.alertManagedOrgIds(db, enterprise.id, principal.userId) : [];
     if (orgIds.length === 0) return { items: [], next: undefined, prev: undefined, total: 0 };
-    return this.page({ kind: 'owners', ownerIds: orgIds }, visibilityOf(principal, false), request);
+    return this.page({ kind: 'owners', ownerIds: orgIds }, visibilityOf(principal, false), request, at);
   }
 
   /** #24: owners and security managers; a public_repo-only token sees public repositories. */
-  async listForOrg(principal: Principal, login: string, request: AlertListRequest): Promise<AlertPage> {
+  async listForOrg(principal: Principal, login: string, request: AlertListRequest, at?: DataVersions): Promise<AlertPage> {
     const org = await this.deps.lookups.org(this.deps.db, principal, 'listOrgDependencyAlerts', login);
-    return this.page({ kind: 'owners', ownerIds: [org.id] }, visibilityOf(principal, org.decision.publicOnly), request);
+    return this.page({ kind: 'owners', ownerIds: [org.id] }, visibilityOf(principal, org.decision.publicOnly), request, at);
   }
 
   /** #25 */
-  async listForRepo(principal: Principal, owner: string, name: string, request: AlertListRequest): Promise<AlertPage> {
+  async listForRepo(principal: Principal, owner: string, name: string, request: AlertListRequest, at?: DataVersions): Promise<AlertPage> {
     const repo = await this.deps.lookups.repo(this.deps.db, principal, 'listRepoDependencyAlerts', owner, name);
-    return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request);
+    return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request, at);
   }
 
   /** #26 */
@@ -127,22 +141,25 @@ export class DependencyAlertsService {
     return ids;
   }
 
-  private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<AlertPage> {
+  private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest, at: DataVersions | undefined): Promise<AlertPage> {
     const { db, alerts } = this.deps;
     const page = await alerts.list(db, scope, visibility, request);
     const total = request.withTotal ? await alerts.count(db, scope, visibility, request.filters) : undefined;
-    return { ...page, items: await this.hydrate(db, page.items), total };
+    return { ...page, items: await this.hydrate(db, page.items, at?.world), total };
   }
 
-  /** Loads what a page of alerts shows, a batch per kind (never a query per alert). */
-  private async hydrate(db: Executor, alerts: AlertRecord[]): Promise<AlertView[]> {
-    const { accounts, advisories, alerts: store } = this.deps;
+  /**
+   * Loads what a page of alerts shows, a batch per kind (never a query per alert); with
+   * the world version, accounts, repositories and advisories come from memory when seen.
+   */
+  private async hydrate(db: Executor, alerts: AlertRecord[], world?: number): Promise<AlertView[]> {
+    const { alerts: store } = this.deps;
     // In sequence: inside a transaction these share one connection.
-    const advisoryById = await advisories.findByIds(db, alerts.map((a) => a.advisoryId));
+    const advisoryById = await this.advisoryCache.get(db, world, alerts.map((a) => a.advisoryId));
     const assigneesByAlert = await store.assigneeIds(db, alerts.map((a) => a.id));
-    const repositories = await accounts.findRepositoriesByIds(db, alerts.map((a) => a.repoId));
+    const repositories = await this.repositoryCache.get(db, world, alerts.map((a) => a.repoId));
     const userIds = [...new Set([...[...assigneesByAlert.values()].flat(), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
-    const users = new Map((await accounts.findAccountsByIds(db, userIds)).map((u) => [u.id, u]));
+    const users = await this.userCache.get(db, world, userIds);
     return alerts.map((alert) => {
       const advisory = advisoryById.get(alert.advisoryId)!;
       return {

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../../http/body';
 import { principalOf } from '../../http/locals';
 import { operation } from '../../http/operation';
@@ -12,12 +12,12 @@ import { serializeInclusion, serializeOrgInclusion, serializeOrgTemplate, serial
 import type { OidcService } from './oidc.service';
 
 /** Spec §4.2, #11–#20. */
-export function oidcRoutes(oidc: OidcService): Router {
+export function oidcRoutes(oidc: OidcService, cached: RequestHandler): Router {
   const router = Router();
   const enterpriseInclusions = '/enterprises/:enterprise/actions/oidc/customization/properties/repo';
   const orgInclusions = '/orgs/:org/actions/oidc/customization/properties/repo';
 
-  router.get(enterpriseInclusions, operation('listEnterpriseOidcInclusions'), async (req, res) => {
+  router.get(enterpriseInclusions, operation('listEnterpriseOidcInclusions'), cached, async (req, res) => {
     const p = parseInput(enterprisePath, req.params, PATH_INPUT);
     sendJson(res, 200, (await oidc.listEnterpriseInclusions(principalOf(res), p.enterprise)).map(serializeInclusion));
   });
@@ -34,7 +34,7 @@ export function oidcRoutes(oidc: OidcService): Router {
     sendEmpty(res, 204);
   });
 
-  router.get(orgInclusions, operation('listOrgOidcInclusions'), async (req, res) => {
+  router.get(orgInclusions, operation('listOrgOidcInclusions'), cached, async (req, res) => {
     const p = parseInput(orgPath, req.params, PATH_INPUT);
     sendJson(res, 200, (await oidc.listOrgInclusions(principalOf(res), p.org)).map(serializeOrgInclusion));
   });
@@ -51,7 +51,7 @@ export function oidcRoutes(oidc: OidcService): Router {
     sendEmpty(res, 204);
   });
 
-  router.get('/orgs/:org/actions/oidc/customization/sub', operation('getOrgOidcSubjectTemplate'), async (req, res) => {
+  router.get('/orgs/:org/actions/oidc/customization/sub', operation('getOrgOidcSubjectTemplate'), cached, async (req, res) => {
     const p = parseInput(orgPath, req.params, PATH_INPUT);
     sendJson(res, 200, serializeOrgTemplate(await oidc.getOrgTemplate(principalOf(res), p.org)));
   });
@@ -63,7 +63,7 @@ export function oidcRoutes(oidc: OidcService): Router {
     sendEmpty(res, 201);
   });
 
-  router.get('/repos/:owner/:repo/actions/oidc/customization/sub', operation('getRepoOidcSubjectTemplate'), async (req, res) => {
+  router.get('/repos/:owner/:repo/actions/oidc/customization/sub', operation('getRepoOidcSubjectTemplate'), cached, async (req, res) => {
     const p = parseInput(repoPath, req.params, PATH_INPUT);
     sendJson(res, 200, serializeRepoTemplate(await oidc.getRepoTemplate(principalOf(res), p.owner, p.repo)));
   });

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { apiBaseOf, principalOf } from '../../http/locals';
 import { operation } from '../../http/operation';
 import { setPageLinks } from '../../http/pagination';
@@ -11,11 +11,11 @@ import { serializeRole, serializeRoleTeam, serializeRoleUser } from './org-roles
 import type { OrgRolesService } from './org-roles.service';
 
 /** Spec §4.1, #1–#10. */
-export function orgRolesRoutes(roles: OrgRolesService): Router {
+export function orgRolesRoutes(roles: OrgRolesService, cached: RequestHandler): Router {
   const router = Router();
   const base = '/orgs/:org/organization-roles';
 
-  router.get(base, operation('listOrgRoles'), async (req, res) => {
+  router.get(base, operation('listOrgRoles'), cached, async (req, res) => {
     const { org } = parseInput(orgPath, req.params, ROLE_INPUT);
     const result = await roles.listRoles(principalOf(res), org);
     sendJson(res, 200, {
@@ -60,13 +60,13 @@ export function orgRolesRoutes(roles: OrgRolesService): Router {
     sendEmpty(res, 204);
   });
 
-  router.get(`${base}/:role_id`, operation('getOrgRole'), async (req, res) => {
+  router.get(`${base}/:role_id`, operation('getOrgRole'), cached, async (req, res) => {
     const p = parseInput(rolePath, req.params, ROLE_INPUT);
     const result = await roles.getRole(principalOf(res), p.org, p.role_id);
     sendJson(res, 200, serializeRole(apiBaseOf(res), result.org, result.role));
   });
 
-  router.get(`${base}/:role_id/teams`, operation('listOrgRoleTeams'), async (req, res) => {
+  router.get(`${base}/:role_id/teams`, operation('listOrgRoleTeams'), cached, async (req, res) => {
     const p = parseInput(rolePath, req.params, ROLE_INPUT);
     const q = parseInput(roleMembersQuery, req.query, ROLE_INPUT);
     const result = await roles.listTeams(principalOf(res), p.org, p.role_id, { page: q.page, perPage: q.per_page });
@@ -74,7 +74,7 @@ export function orgRolesRoutes(roles: OrgRolesService): Router {
     sendJson(res, 200, result.items.map((item) => serializeRoleTeam(apiBaseOf(res), result.org, item)));
   });
 
-  router.get(`${base}/:role_id/users`, operation('listOrgRoleUsers'), async (req, res) => {
+  router.get(`${base}/:role_id/users`, operation('listOrgRoleUsers'), cached, async (req, res) => {
     const p = parseInput(rolePath, req.params, ROLE_INPUT);
     const q = parseInput(roleMembersQuery, req.query, ROLE_INPUT);
     const result = await roles.listUsers(principalOf(res), p.org, p.role_id, { page: q.page, perPage: q.per_page });

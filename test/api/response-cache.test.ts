@@ -1,0 +1,181 @@
+import http, { type Server } from 'node:http';
+import pino from 'pino';
+import request from 'supertest';
+import { createApp } from '../../src/app';
+import { createServices } from '../../src/composition';
+import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
+import { AL, ENTERPRISE, ORG, OTHER_ORG, REPOS, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
+
+// The caches (answers per caller and data version, fragments and references per world
+// version, tokens per data version) against the same service with no response cache, over
+// the same database: every answer byte-identical, never one caller's answer to another,
+// and every write (through the API, another instance, or plain SQL) seen at once.
+
+const advisories = makeAdvisories();
+const world = alertsWorld(makeAlerts(240, 11, advisories), advisories);
+const CALLERS = Object.values(AL);
+
+let t: TestApp;
+let uncached: { server: Server; get: (url: string, token: string, headers?: Record<string, string>) => Promise<request.Response> };
+
+/** A second instance over the same database, with the response cache off. */
+async function uncachedInstance() {
+  const services = createServices(t.db, { rateLimits: false, responseCacheBytes: 0 });
+  const app = await createApp({ services, logger: pino({ level: 'silent' }) });
+  const server = await new Promise<Server>((resolve) => {
+    const s = http.createServer(app).listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return { server, get: (url: string, token: string, headers: Record<string, string> = {}) => getFrom(server, url, token, headers) };
+}
+
+function getFrom(server: Server | (() => request.Agent), url: string, token: string, headers: Record<string, string> = {}): Promise<request.Response> {
+  const agent = typeof server === 'function' ? server() : request(server);
+  // Both instances answer as the same host, so URLs in bodies and Link headers match.
+  return agent.get(url).set({ ...bearer(token), host: 'orgsec.test', ...headers }).buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => done(null, Buffer.concat(chunks)));
+  });
+}
+
+const cached = (url: string, token: string, headers: Record<string, string> = {}) => getFrom(t.http as () => request.Agent, url, token, headers);
+
+/** What a client can see of an answer. */
+function visible(res: request.Response) {
+  return { status: res.status, body: (res.body as Buffer).toString('utf8'), etag: res.headers.etag, link: res.headers.link, type: res.headers['content-type'] };
+}
+
+const urls = [
+  `/orgs/${ORG}/dependency-bot/alerts`,
+  `/orgs/${ORG}/dependency-bot/alerts?per_page=7&state=open,dismissed&sort=updated`,
+  `/orgs/${ORG}/dependency-bot/alerts?severity=high,critical&direction=asc&per_page=50`,
+  `/orgs/${OTHER_ORG}/dependency-bot/alerts`,
+  `/enterprises/${ENTERPRISE}/dependency-bot/alerts?per_page=20`,
+  `/repos/${ORG}/${REPOS[0]}/dependency-bot/alerts?per_page=5`,
+  `/repos/${ORG}/${REPOS[4]}/dependency-bot/alerts`,
+  `/repos/${ORG}/${REPOS[1]}/dependency-bot/alerts/1`,
+  `/api/v3/orgs/${ORG}/dependency-bot/alerts?per_page=3`,
+  `/orgs/${ORG}/organization-roles`,
+  `/orgs/${ORG}/actions/oidc/customization/sub`,
+];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.load(world);
+  uncached = await uncachedInstance();
+});
+afterAll(async () => {
+  await new Promise((resolve) => uncached.server.close(resolve));
+  await t.close();
+});
+
+describe('the response cache', () => {
+  it('answers every caller, first and again, byte for byte as the uncached instance does', async () => {
+    for (const url of urls) {
+      for (const token of CALLERS) {
+        const expected = visible(await uncached.get(url, token));
+        expect({ url, token, ...visible(await cached(url, token)) }).toEqual({ url, token, ...expected });
+        expect({ url, token, ...visible(await cached(url, token)) }).toEqual({ url, token, ...expected });
+      }
+    }
+  });
+
+  it('never shows one caller what was built for another: a caller who may not see a list gets 404 after the owner read it', async () => {
+    const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=4`;
+    const owner = await cached(url, AL.owner);
+    expect(owner.status).toBe(200);
+    for (const token of [AL.outsider, AL.member, AL.reader, AL.fineSelected, AL.ownerPublicRepo]) {
+      const answer = await cached(url, token, { 'if-none-match': owner.headers.etag! });
+      const direct = await uncached.get(url, token, { 'if-none-match': owner.headers.etag! });
+      expect({ token, ...visible(answer) }).toEqual({ token, ...visible(direct) });
+      expect({ token, status: answer.status }).not.toEqual({ token, status: 304 });
+    }
+  });
+
+  it('answers If-None-Match with 304 from the cache, and with 200 once the data changed', async () => {
+    const url = `/repos/${ORG}/${REPOS[3]}/dependency-bot/alerts?per_page=2`;
+    const first = await cached(url, AL.owner);
+    const again = await cached(url, AL.owner, { 'if-none-match': first.headers.etag! });
+    expect(again.status).toBe(304);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const [top] = JSON.parse(first.body.toString());
+    const patched = await t.http().patch(`/repos/${ORG}/${REPOS[3]}/dependency-bot/alerts/${top.number}`).set(bearer(AL.owner))
+      .send(top.state === 'open' ? { state: 'dismissed', dismissed_reason: 'tolerable_risk' } : { state: 'open' });
+    expect(patched.status).toBe(200);
+    const after = await cached(url, AL.owner, { 'if-none-match': first.headers.etag! });
+    expect(after.status).toBe(200);
+    expect(visible(after)).toEqual(visible(await uncached.get(url, AL.owner)));
+  });
+
+  it('sees a write made by another instance over the same database', async () => {
+    const url = `/repos/${ORG}/${REPOS[5]}/dependency-bot/alerts?per_page=1`;
+    const before = JSON.parse((await cached(url, AL.owner)).body.toString());
+    const patched = await request(uncached.server).patch(`/repos/${ORG}/${REPOS[5]}/dependency-bot/alerts/${before[0].number}`).set(bearer(AL.owner))
+      .send({ assignees: before[0].assignees.length > 0 ? [] : ['dev-1'] });
+    expect(patched.status).toBe(200);
+    const after = await cached(url, AL.owner);
+    expect(JSON.parse(after.body.toString())[0].assignees).toEqual(JSON.parse(patched.text).assignees);
+    expect(visible(after)).toEqual(visible(await uncached.get(url, AL.owner)));
+  });
+
+  it('sees a write made with plain SQL, which no service announced', async () => {
+    const [alert] = JSON.parse((await cached(`/repos/${ORG}/${REPOS[2]}/dependency-bot/alerts?per_page=1`, AL.owner)).body.toString());
+    const url = `/repos/${ORG}/${REPOS[2]}/dependency-bot/alerts/${alert.number}`;
+    expect(JSON.parse((await cached(url, AL.owner)).body.toString()).dependency.manifest_path).not.toBe('edited/by/hand.json');
+    const repo = await t.db.knex('repositories').where('name', REPOS[2]).first('id');
+    await t.db.knex('dependency_alerts').where({ repo_id: repo.id, number: alert.number }).update({ manifest_path: 'edited/by/hand.json' });
+    const after = await cached(url, AL.owner);
+    expect({ status: after.status, manifest: JSON.parse(after.body.toString()).dependency.manifest_path }).toEqual({ status: 200, manifest: 'edited/by/hand.json' });
+  });
+
+  it('rebuilds fragments when a world load changes repositories and advisories', async () => {
+    const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=100`;
+    await cached(url, AL.owner);
+    const changed = {
+      ...world,
+      repositories: world.repositories.map((r) => ({ ...r, description: `described ${r.name}` })),
+      advisories: world.advisories.map((a) => ({ ...a, summary: `${a.summary} (revised)` })),
+    };
+    await t.load(changed);
+    const answer = await cached(url, AL.owner);
+    const alerts = JSON.parse(answer.body.toString());
+    expect(alerts.every((a: { repository: { name: string; description: string } }) => a.repository.description === `described ${a.repository.name}`)).toBe(true);
+    expect(alerts.every((a: { security_advisory: { summary: string } }) => a.security_advisory.summary.endsWith('(revised)'))).toBe(true);
+    expect(visible(answer)).toEqual(visible(await uncached.get(url, AL.owner)));
+  });
+
+  it('refuses a revoked token at once, though it was just used', async () => {
+    const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=1`;
+    expect((await cached(url, AL.installation)).status).toBe(200);
+    await t.load({ ...world, tokens: world.tokens.map((tk) => (tk.token === AL.installation ? { ...tk, revoked: true } : tk)) });
+    expect((await cached(url, AL.installation)).status).toBe(401);
+    await t.load(world);
+  });
+
+  it('refuses a token once it expires, with no write in between', async () => {
+    const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=1`;
+    const expiresAt = new Date(Date.now() + 6000).toISOString().replace(/\.\d+Z$/, 'Z');
+    await t.load({ ...world, tokens: [...world.tokens, { token: 'alerts_token_soon_expired', type: 'classic', user: 'al-owner', scopes: ['repo'], expires_at: expiresAt }] });
+    expect((await cached(url, 'alerts_token_soon_expired')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiresAt) - Date.now()) + 1100));
+    expect((await cached(url, 'alerts_token_soon_expired')).status).toBe(401);
+  });
+
+  it('answers a repeated read with one SQL statement (the data version), and a cached page with no reference look-ups', async () => {
+    const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=30&sort=updated`;
+    const statements: string[] = [];
+    const listen = (q: { sql: string }) => statements.push(q.sql);
+    await cached(url, AL.owner);
+    t.db.knex.on('query', listen);
+    try {
+      await cached(url, AL.owner);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/from .?data_versions.? where/);
+      statements.length = 0;
+      await cached(`${url}&direction=asc`, AL.owner); // a new page: built, with references from memory
+      expect(statements.filter((sql) => /from .(advisories|repositories|accounts). where .id. in/.test(sql))).toEqual([]);
+    } finally {
+      t.db.knex.off('query', listen);
+    }
+  });
+});
