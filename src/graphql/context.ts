@@ -12,4 +12,6 @@ export interface GraphQLContext {
   apiBase: string;
   /** Who this request's writes are counted against. */
   rateLimitCaller: RateLimitCaller;
+  /** The data version the request read first (src/database/data-version.ts): kept answers belong to one. */
+  dataVersion: number | undefined;
 }

@@ -9,6 +9,7 @@ import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
 import { principalOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
+import { AnswerCache } from './answer-cache';
 import { compiledExecutor } from './compiled-executor';
 import { executorGateway } from './executor-gateway';
 import { complexityLimit, parseOptions, validationRules } from './limits';
@@ -27,6 +28,8 @@ export interface GraphQLOptions {
 /** Apollo Server over the same services as REST, mounted as Express middleware. */
 export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
   const schema = graphqlSchema();
+  // On and off with the REST response cache (RESPONSE_CACHE_MB=0 turns both off).
+  const answers = services.responseCache.enabled ? new AnswerCache() : undefined;
   const server = new ApolloServer<GraphQLContext>({
     // The schema as a gateway: the only way Apollo lets another executor (graphql-jit) run it.
     gateway: executorGateway(schema, compiledExecutor(schema)),
@@ -37,12 +40,15 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError((error) => logger.error({ err: error }, 'unhandled GraphQL error')),
+    ...(answers ? { stringifyResult: answers.stringifyResult } : {}),
     plugins: [
       // Nothing here sets cache hints; on, it would wrap every field's resolver to look for them.
       ApolloServerPluginCacheControlDisabled(),
       ...(options.plugins ?? []),
       complexityLimit(schema),
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
+      // Last: an answer is taken from the cache only once every limit has passed.
+      ...(answers ? [answers.plugin] : []),
       options.explorer ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
     ],
   });
@@ -56,7 +62,9 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       const origin = res.locals.apiBase ? new URL(res.locals.apiBase).origin : '';
       // REST URLs in answers follow the layout the client chose: /api/graphql pairs with /api/v3.
       const restBase = req.baseUrl === '/api/graphql' ? `${origin}/api/v3` : origin;
-      return { principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res) };
+      return {
+        principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res), dataVersion: res.locals.versions?.data,
+      };
     },
   }) as RequestHandler;
 }

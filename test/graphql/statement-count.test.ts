@@ -39,12 +39,12 @@ async function forgetCaches(): Promise<void> {
   await t.db.knex('accounts').where('login', 'bench-dev').update({ login: 'bench-dev' });
 }
 
-async function statementsFor(first: number): Promise<number> {
+async function statementsFor(first: number, query = DASHBOARD): Promise<number> {
   let statements = 0;
   const count = () => statements++;
   t.db.knex.on('query', count);
   try {
-    const res = await gql(t, DASHBOARD, { token: BENCH_TOKEN, variables: { first } });
+    const res = await gql(t, query, { token: BENCH_TOKEN, variables: { first } });
     expect(res.errors).toBeUndefined();
     const edges = res.data.organization.dependencyAlerts.edges;
     expect(edges).toHaveLength(first);
@@ -71,7 +71,8 @@ it('the dashboard query issues as many SQL statements for 1 alert as for 10 and 
 
 it('and as many again once what alerts refer to is cached', async () => {
   await forgetCaches();
-  await statementsFor(100);
+  // Another text: the answer itself is not kept for the query measured (answer-cache.test.ts).
+  await statementsFor(100, `${DASHBOARD} # warm-up`);
   const [one, ten, hundred] = [await statementsFor(1), await statementsFor(10), await statementsFor(100)];
   expect({ ten, hundred }).toEqual({ ten: one, hundred: one });
 });
