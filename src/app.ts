@@ -74,11 +74,12 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(requireValidCredentials);
   api.use(versionsRoutes());
   // Reads answer from the response cache when they can (after their own headers are set).
+  // The alert lists first: they are what clients poll, and no two modules share a path.
   const cached = answerFromCache(services.responseCache);
+  api.use(dependencyAlertsRoutes(services.dependencyAlerts, cached));
   api.use(orgRolesRoutes(services.orgRoles, cached));
   api.use(oidcRoutes(services.oidc, cached));
   api.use(attestationsRoutes(services.attestations, cached));
-  api.use(dependencyAlertsRoutes(services.dependencyAlerts, cached));
   api.use(unknownRoute);
 
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in

@@ -1,5 +1,7 @@
 // A large, deterministic world for the benchmark: organizations, repositories, advisories
 // and alerts, in the world-file format (so it goes through the same loader as users' files).
+// The alerts come from a generator, so a world of a million alerts can be written to a file
+// without ever holding it in memory.
 
 export interface WorldSize {
   organizations: number;
@@ -9,6 +11,14 @@ export interface WorldSize {
 }
 
 export const BENCH_TOKEN = 'bench_owner_token_0123456789';
+/** The organization every organization scenario reads. */
+export const BIG_ORG = 'bench-org-0';
+/**
+ * BIG_ORG holds this share of the alerts, the other organizations share the rest evenly:
+ * with 100,000 alerts it has 33,334, so a page 1,000 pages deep exists at 30 per page,
+ * and the other organizations stay small as most real ones are.
+ */
+export const BIG_ORG_SHARE = 3;
 
 function random(seed: number) {
   let a = seed;
@@ -20,50 +30,73 @@ function random(seed: number) {
   };
 }
 
-export function generateWorld(size: WorldSize, seed = 1) {
-  const next = random(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+const PACKAGES: ReadonlyArray<[string, string]> = [['npm', 'left-pad'], ['npm', 'lodash'], ['pip', 'requests'], ['rubygems', 'rack'], ['maven', 'log4j-core'], ['go', 'x-net']];
+const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
+
+function repositoriesOf(size: WorldSize) {
   const orgs = Array.from({ length: size.organizations }, (_, i) => `bench-org-${i}`);
-  const repos = orgs.flatMap((org) => Array.from({ length: size.repositoriesPerOrganization }, (_, i) => ({ owner: org, name: `service-${i}`, private: i % 3 !== 0 })));
-  const packages: Array<[string, string]> = [['npm', 'left-pad'], ['npm', 'lodash'], ['pip', 'requests'], ['rubygems', 'rack'], ['maven', 'log4j-core'], ['go', 'x-net']];
-  const severities = ['low', 'medium', 'high', 'critical'] as const;
-  const advisories = Array.from({ length: size.advisories }, (_, i) => {
-    const [ecosystem, name] = packages[i % packages.length]!;
+  return orgs.map((org) => Array.from({ length: size.repositoriesPerOrganization }, (_, i) => ({ owner: org, name: `service-${i}`, private: i % 3 !== 0 })));
+}
+
+function advisoriesOf(size: WorldSize, seed: number) {
+  const next = random(seed);
+  return Array.from({ length: size.advisories }, (_, i) => {
+    const [ecosystem, name] = PACKAGES[i % PACKAGES.length]!;
     return {
       svcsa_id: `SVCSA-BENCH-${i}`, cve_id: `CVE-2026-${10000 + i}`, summary: `Benchmark advisory ${i} in ${name}`,
-      description: `A vulnerability in ${name} found while benchmarking. `.repeat(8), severity: severities[i % 4]!,
+      description: `A vulnerability in ${name} found while benchmarking. `.repeat(8), severity: SEVERITIES[i % 4]!,
       cvss: { vector_string: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: 7.5 },
       epss: i % 5 === 0 ? null : { percentage: Math.round(next() * 1000) / 1000, percentile: '0.5' },
       cwes: [{ cwe_id: 'CWE-400', name: 'Uncontrolled Resource Consumption' }],
       identifiers: [{ type: 'SVCSA', value: `SVCSA-BENCH-${i}` }, { type: 'CVE', value: `CVE-2026-${10000 + i}` }],
       references: [{ url: `https://example.com/advisories/${i}` }],
       published_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-02T00:00:00Z',
-      vulnerabilities: [{ package: { ecosystem, name }, severity: severities[i % 4]!, vulnerable_version_range: '< 2.0.0', first_patched_version: i % 2 ? { identifier: '2.0.0' } : null }],
+      vulnerabilities: [{ package: { ecosystem, name }, severity: SEVERITIES[i % 4]!, vulnerable_version_range: '< 2.0.0', first_patched_version: i % 2 ? { identifier: '2.0.0' } : null }],
     };
   });
-  const numbers = new Map<string, number>();
-  const alerts = Array.from({ length: size.alerts }, (_, i) => {
-    const repo = repos[i % repos.length]!;
-    const repository = `${repo.owner}/${repo.name}`;
-    const number = (numbers.get(repository) ?? 0) + 1;
-    numbers.set(repository, number);
-    const advisory = pick(advisories);
-    const day = 1 + Math.floor(next() * 28);
-    const created = `2026-02-${String(day).padStart(2, '0')}T${String(Math.floor(next() * 24)).padStart(2, '0')}:00:00Z`;
-    return {
-      repository, number, advisory: advisory.svcsa_id, package: advisory.vulnerabilities[0]!.package,
-      manifest_path: pick(['package-lock.json', 'requirements.txt', 'Gemfile.lock']), scope: pick(['runtime', 'development'] as const),
-      relationship: pick(['direct', 'transitive'] as const), state: 'open' as const, created_at: created, updated_at: created,
-      assignees: next() < 0.3 ? ['bench-dev'] : [],
-    };
-  });
-  return {
+}
+
+/** Everything of the world except its alerts, and a generator of the alerts (re-iterable, same alerts each time). */
+export function benchWorldParts(size: WorldSize, seed = 1) {
+  const reposByOrg = repositoriesOf(size);
+  const [bigOrgRepos = [], ...otherOrgs] = reposByOrg;
+  const otherRepos = otherOrgs.flat();
+  const advisories = advisoriesOf(size, seed);
+  const head = {
     users: [{ login: 'bench-owner' }, { login: 'bench-dev' }],
-    organizations: orgs.map((login) => ({ login, owners: ['bench-owner'], members: ['bench-dev'] })),
-    teams: orgs.map((org) => ({ org, slug: 'devs', members: ['bench-dev'], repositories: repos.filter((r) => r.owner === org).map((r) => ({ name: r.name, permission: 'read' as const })) })),
-    repositories: repos,
+    organizations: reposByOrg.map((_, i) => ({ login: `bench-org-${i}`, owners: ['bench-owner'], members: ['bench-dev'] })),
+    teams: reposByOrg.map((repos, i) => ({ org: `bench-org-${i}`, slug: 'devs', members: ['bench-dev'], repositories: repos.map((r) => ({ name: r.name, permission: 'read' as const })) })),
+    repositories: reposByOrg.flat(),
     advisories,
-    alerts,
     tokens: [{ token: BENCH_TOKEN, type: 'classic' as const, user: 'bench-owner', scopes: ['repo' as const, 'read:org' as const] }],
   };
+  function* alerts() {
+    // Its own random stream, so the alerts do not depend on how the rest was built.
+    const next = random(seed + 1);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    const numbers = new Map<string, number>();
+    for (let i = 0; i < size.alerts; i++) {
+      const inBigOrg = otherRepos.length === 0 || i % BIG_ORG_SHARE === 0;
+      const repo = inBigOrg ? bigOrgRepos[Math.floor(i / BIG_ORG_SHARE) % bigOrgRepos.length]! : otherRepos[(i - Math.ceil(i / BIG_ORG_SHARE)) % otherRepos.length]!;
+      const repository = `${repo.owner}/${repo.name}`;
+      const number = (numbers.get(repository) ?? 0) + 1;
+      numbers.set(repository, number);
+      const advisory = pick(advisories);
+      const day = 1 + Math.floor(next() * 28);
+      const created = `2026-02-${String(day).padStart(2, '0')}T${String(Math.floor(next() * 24)).padStart(2, '0')}:00:00Z`;
+      yield {
+        repository, number, advisory: advisory.svcsa_id, package: advisory.vulnerabilities[0]!.package,
+        manifest_path: pick(['package-lock.json', 'requirements.txt', 'Gemfile.lock']), scope: pick(['runtime', 'development'] as const),
+        relationship: pick(['direct', 'transitive'] as const), state: 'open' as const, created_at: created, updated_at: created,
+        assignees: next() < 0.3 ? ['bench-dev'] : [],
+      };
+    }
+  }
+  return { head, alerts };
+}
+
+/** The whole world as one object, for loading in process (100,000 alerts fit easily). */
+export function generateWorld(size: WorldSize, seed = 1) {
+  const { head, alerts } = benchWorldParts(size, seed);
+  return { ...head, alerts: [...alerts()] };
 }

@@ -56,6 +56,7 @@ async function statementsFor(first: number): Promise<number> {
 }
 
 it('a dashboard query of 100 alerts across 20 repositories costs no more SQL statements than one of 5', async () => {
+  await statementsFor(1); // the token, once known under this data version, is not looked up again
   const small = await statementsFor(5);
   const large = await statementsFor(100);
   expect(large).toBe(small);

@@ -11,7 +11,7 @@ import { AL, ENTERPRISE, alertsWorld, makeAdvisories, makeAlerts } from '../help
 const advisories = makeAdvisories();
 const declared = makeAlerts(300, 23, advisories);
 // Odd text the writer must escape as JSON.stringify does.
-declared[0]!.manifest_path = 'dir with "quotes"/\\back\u2028slash\u0000.json';
+declared[0]!.manifest_path = 'dir with "quotes"/\\back\u2028slash\u0001.json';
 Object.assign(declared[1]!, { state: 'dismissed', dismissed_at: '2026-03-05T12:00:00Z', dismissed_by: 'al-owner', dismissed_reason: 'inaccurate', dismissed_comment: 'emoji 🚀 and "quotes" </script>' });
 
 let t: TestApp;
@@ -42,9 +42,12 @@ it.each([
   ['http://127.0.0.1:3000', true], ['http://127.0.0.1:3000', false], ['https://orgsec.example/api/v3', true], ['https://orgsec.example/api/v3', false],
 ])('writes every alert as JSON.stringify(serializeAlert(…)) does (base %s, repository %s)', (base, withRepository) => {
   const writer = new AlertJsonWriter();
+  const text = (...args: Parameters<AlertJsonWriter['page']>) => writer.page(...args).toString('utf8');
   const expected = JSON.stringify(views.map((view) => serializeAlert(base, view, { withRepository })));
-  expect(writer.page(base, views, { withRepository })).toBe(expected);
-  expect(writer.page(base, views, { withRepository, world: 1 })).toBe(expected); // fragments built
-  expect(writer.page(base, views, { withRepository, world: 1 })).toBe(expected); // fragments reused
-  expect(writer.page(base, views, { withRepository, world: 2 })).toBe(expected); // a new world version: rebuilt
+  expect(text(base, views, { withRepository })).toBe(expected);
+  expect(text(base, views, { withRepository, world: 1 })).toBe(expected); // fragments built
+  expect(text(base, views, { withRepository, world: 1 })).toBe(expected); // fragments reused
+  expect(text(base, views, { withRepository, world: 2 })).toBe(expected); // a new world version: rebuilt
+  expect(text(base, views, { withRepository, world: 2, data: 5 })).toBe(expected); // whole alerts kept
+  expect(text(base, views, { withRepository, world: 2, data: 5 })).toBe(expected); // and reused
 });

@@ -1,57 +1,103 @@
 import { VersionedCache } from '../../cache/versioned-cache';
 import { serializeRepositorySummary, serializeUserSummary } from '../accounts/accounts.serializers';
-import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
+import type { UserRecord } from '../accounts/accounts.types';
 import { serializeAdvisory, serializeVulnerability } from './alerts.serializers';
 import type { AlertView } from './alerts.service';
 
-// Alert pages written as JSON text, byte for byte what JSON.stringify(serializeAlert(…)) gives
-// (test/integration/alerts-json.test.ts holds them to that), from fragments kept per world version:
-// most of a page is the same advisories, repositories and users again and again.
+// Alert pages written as JSON bytes, exactly what JSON.stringify(serializeAlert(…)) gives
+// (test/integration/alerts-json.test.ts holds them to that), from parts kept per version:
+// most of a page is the same advisories, repositories and users again and again. A page is
+// one Buffer.concat of the parts: copying bytes, no string building or flattening.
 
 const q = JSON.stringify;
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+const OPEN = bytes('[');
+const COMMA = bytes(',');
+const CLOSE = bytes(']');
+const EMPTY = bytes('[]');
 
-/** Fragments of one world version; a fragment with URLs is kept per API base. */
+/** The versions the views were read under; without them nothing is kept. */
+export interface WriteOptions {
+  withRepository: boolean;
+  world?: number | undefined;
+  data?: number | undefined;
+}
+
+/**
+ * Fragments of one world version (advisories, repositories, users), and each alert's parts
+ * of one data version: its own fields as bytes, between shared fragments. Anything with
+ * URLs is kept per API base.
+ */
 export class AlertJsonWriter {
-  private readonly fragments = new VersionedCache<string>({ maxSize: 16 * 2 ** 20, sizeOf: (json, key) => json.length + key.length });
+  private readonly fragments = new VersionedCache<Buffer>({ maxSize: 16 * 2 ** 20, sizeOf: (json, key) => json.length + key.length });
+  // Counted at the alert's own bytes: the fragments are shared.
+  private readonly alerts = new VersionedCache<Buffer[]>({
+    maxSize: 24 * 2 ** 20, sizeOf: (parts) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length : 16), 64),
+  });
 
-  /** A JSON array of the alerts; `world` (the version the views were read under) enables the fragments. */
-  page(base: string, views: readonly AlertView[], options: { withRepository: boolean; world?: number | undefined }): string {
-    return `[${views.map((view) => this.alert(base, view, options)).join(',')}]`;
+  page(base: string, views: readonly AlertView[], options: WriteOptions): Buffer {
+    if (views.length === 0) return EMPTY;
+    const parts: Buffer[] = [OPEN];
+    for (const [i, view] of views.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(...this.alertParts(base, view, options));
+    }
+    parts.push(CLOSE);
+    return Buffer.concat(parts);
   }
 
-  alert(base: string, view: AlertView, { withRepository, world }: { withRepository: boolean; world?: number | undefined }): string {
+  alert(base: string, view: AlertView, options: WriteOptions): Buffer {
+    return Buffer.concat(this.alertParts(base, view, options));
+  }
+
+  /** Own bytes at even positions, shared fragments at odd ones. */
+  private alertParts(base: string, view: AlertView, options: WriteOptions): Buffer[] {
+    if (options.data === undefined || options.world === undefined) return this.build(base, view, options);
+    const key = `${base}\n${options.withRepository}\n${view.alert.id}`;
+    const hit = this.alerts.get(options.data, key);
+    if (hit !== undefined) return hit;
+    const parts = this.build(base, view, options);
+    this.alerts.set(options.data, key, parts);
+    return parts;
+  }
+
+  private build(base: string, view: AlertView, { withRepository, world }: WriteOptions): Buffer[] {
     const { alert, repository } = view;
     const repoPath = `${repository.ownerLogin}/${repository.name}`;
-    const vulnerability = view.vulnerability === null ? 'null'
+    const vulnerability = view.vulnerability === null ? bytes('null')
       : this.fragment(world, `v:${alert.advisoryId}:${alert.ecosystem}:${alert.packageName}`, () => q(serializeVulnerability(view.vulnerability!)));
-    return `{"number":${alert.number},"state":${q(alert.state)},`
+    const head = `{"number":${alert.number},"state":${q(alert.state)},`
       + `"dependency":{"package":{"ecosystem":${q(alert.ecosystem)},"name":${q(alert.packageName)}},"manifest_path":${q(alert.manifestPath)},"scope":${q(alert.scope)},"relationship":${q(alert.relationship)}},`
-      + `"security_advisory":${this.fragment(world, `a:${view.advisory.id}`, () => q(serializeAdvisory(view.advisory)))},`
-      + `"security_vulnerability":${vulnerability},`
-      + `"url":${q(`${base}/repos/${repoPath}/dependency-bot/alerts/${alert.number}`)},`
+      + '"security_advisory":';
+    const tail = `,"url":${q(`${base}/repos/${repoPath}/dependency-bot/alerts/${alert.number}`)},`
       + `"html_url":${q(`${base}/${repoPath}/security/dependency-bot/${alert.number}`)},`
       + `"created_at":${q(alert.createdAt)},"updated_at":${q(alert.updatedAt)},"dismissed_at":${q(alert.dismissedAt)},`
       + `"dismissed_by":${view.dismissedBy === null ? 'null' : this.user(world, base, view.dismissedBy)},`
       + `"dismissed_reason":${q(alert.dismissedReason)},"dismissed_comment":${q(alert.dismissedComment)},`
       + `"fixed_at":${q(alert.fixedAt)},"auto_dismissed_at":${q(alert.autoDismissedAt)},`
       + `"assignees":[${view.assignees.map((u) => this.user(world, base, u)).join(',')}]`
-      + (withRepository ? `,"repository":${this.repository(world, base, repository)}}` : '}');
+      + (withRepository ? ',"repository":' : '}');
+    const parts = [
+      bytes(head), this.fragment(world, `a:${view.advisory.id}`, () => q(serializeAdvisory(view.advisory))),
+      bytes(',"security_vulnerability":'), vulnerability,
+      bytes(tail),
+    ];
+    if (withRepository) parts.push(this.fragment(world, `r:${base}:${repository.id}`, () => q(serializeRepositorySummary(base, repository))), bytes('}'));
+    return parts;
   }
 
+  /** User summaries are small and sit inside the alert's own bytes. */
   private user(world: number | undefined, base: string, user: UserRecord): string {
-    return this.fragment(world, `u:${base}:${user.id}`, () => q(serializeUserSummary(base, user)));
+    return this.fragment(world, `u:${base}:${user.id}`, () => q(serializeUserSummary(base, user))).toString('utf8');
   }
 
-  private repository(world: number | undefined, base: string, repository: RepositoryRecord): string {
-    return this.fragment(world, `r:${base}:${repository.id}`, () => q(serializeRepositorySummary(base, repository)));
-  }
-
-  private fragment(world: number | undefined, key: string, build: () => string): string {
-    if (world === undefined) return build();
+  private fragment(world: number | undefined, key: string, build: () => string): Buffer {
+    if (world === undefined) return bytes(build());
     const hit = this.fragments.get(world, key);
     if (hit !== undefined) return hit;
-    const json = build();
+    const json = bytes(build());
     this.fragments.set(world, key, json);
     return json;
   }
 }
+

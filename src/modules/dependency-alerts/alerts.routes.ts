@@ -21,7 +21,7 @@ function listRequest(q: Parameters<typeof filtersOf>[0]): AlertListRequest {
 function pageSender(writer: AlertJsonWriter) {
   return (req: Request, res: Response, page: KeysetPage<AlertView>, withRepository: boolean): void => {
     setCursorLinks(req, res, page);
-    sendJsonText(res, 200, writer.page(apiBaseOf(res), page.items, { withRepository, world: res.locals.versions?.world }));
+    sendJsonText(res, 200, writer.page(apiBaseOf(res), page.items, { withRepository, ...res.locals.versions }));
   };
 }
 
@@ -56,7 +56,7 @@ export function dependencyAlertsRoutes(alerts: DependencyAlertsService, cached: 
     const p = parseInput(alertPath, req.params, ALERT_INPUT);
     const view = await alerts.get(principalOf(res), p.owner, p.repo, p.alert_number);
     // Loaded after the versions were read: at least as new as they say.
-    sendJsonText(res, 200, writer.alert(apiBaseOf(res), view, { withRepository: false, world: res.locals.versions?.world }));
+    sendJsonText(res, 200, writer.alert(apiBaseOf(res), view, { withRepository: false, ...res.locals.versions }));
   });
 
   router.patch('/repos/:owner/:repo/dependency-bot/alerts/:alert_number', operation('updateDependencyAlert'), async (req, res) => {

@@ -53,11 +53,16 @@ export class DependencyAlertsService {
   private readonly advisoryCache: CachedBatch<Executor, AdvisoryRecord>;
   private readonly repositoryCache: CachedBatch<Executor, RepositoryRecord>;
   private readonly userCache: CachedBatch<Executor, UserRecord>;
+  // Alert rows and assignee lists, kept per data version (any write empties them).
+  private readonly alertCache: CachedBatch<Executor, AlertRecord>;
+  private readonly assigneeCache: CachedBatch<Executor, number[]>;
 
   constructor(private readonly deps: AlertsDeps) {
     this.advisoryCache = new CachedBatch((db, ids) => deps.advisories.findByIds(db, ids), 5_000);
     this.repositoryCache = new CachedBatch((db, ids) => deps.accounts.findRepositoriesByIds(db, ids), 20_000);
     this.userCache = new CachedBatch(async (db, ids) => new Map((await deps.accounts.findAccountsByIds(db, ids)).map((u) => [u.id, u])), 20_000);
+    this.alertCache = new CachedBatch((db, ids) => deps.alerts.findByIds(db, ids), 50_000);
+    this.assigneeCache = new CachedBatch((db, ids) => deps.alerts.assigneeIds(db, ids), 50_000);
   }
 
   // Lists take the data versions the request read first, when it did: references then come
@@ -74,13 +79,13 @@ export class DependencyAlertsService {
 
   /** #24: owners and security managers; a public_repo-only token sees public repositories. */
   async listForOrg(principal: Principal, login: string, request: AlertListRequest, at?: DataVersions): Promise<AlertPage> {
-    const org = await this.deps.lookups.org(this.deps.db, principal, 'listOrgDependencyAlerts', login);
+    const org = await this.deps.lookups.org(this.deps.db, principal, 'listOrgDependencyAlerts', login, at?.data);
     return this.page({ kind: 'owners', ownerIds: [org.id] }, visibilityOf(principal, org.decision.publicOnly), request, at);
   }
 
   /** #25 */
   async listForRepo(principal: Principal, owner: string, name: string, request: AlertListRequest, at?: DataVersions): Promise<AlertPage> {
-    const repo = await this.deps.lookups.repo(this.deps.db, principal, 'listRepoDependencyAlerts', owner, name);
+    const repo = await this.deps.lookups.repo(this.deps.db, principal, 'listRepoDependencyAlerts', owner, name, at?.data);
     return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request, at);
   }
 
@@ -143,23 +148,25 @@ export class DependencyAlertsService {
 
   private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest, at: DataVersions | undefined): Promise<AlertPage> {
     const { db, alerts } = this.deps;
-    const page = await alerts.list(db, scope, visibility, request);
+    const page = await alerts.listIds(db, scope, visibility, request);
+    const records = await this.alertCache.get(db, at?.data, page.items);
+    // An alert deleted between the two statements is simply not shown.
+    const items = page.items.flatMap((id) => records.get(id) ?? []);
     const total = request.withTotal ? await alerts.count(db, scope, visibility, request.filters) : undefined;
-    return { ...page, items: await this.hydrate(db, page.items, at?.world), total };
+    return { ...page, items: await this.hydrate(db, items, at), total };
   }
 
   /**
    * Loads what a page of alerts shows, a batch per kind (never a query per alert); with
-   * the world version, accounts, repositories and advisories come from memory when seen.
+   * the versions, what was seen under them comes from memory.
    */
-  private async hydrate(db: Executor, alerts: AlertRecord[], world?: number): Promise<AlertView[]> {
-    const { alerts: store } = this.deps;
+  private async hydrate(db: Executor, alerts: AlertRecord[], at?: DataVersions): Promise<AlertView[]> {
     // In sequence: inside a transaction these share one connection.
-    const advisoryById = await this.advisoryCache.get(db, world, alerts.map((a) => a.advisoryId));
-    const assigneesByAlert = await store.assigneeIds(db, alerts.map((a) => a.id));
-    const repositories = await this.repositoryCache.get(db, world, alerts.map((a) => a.repoId));
+    const advisoryById = await this.advisoryCache.get(db, at?.world, alerts.map((a) => a.advisoryId));
+    const assigneesByAlert = await this.assigneeCache.get(db, at?.data, alerts.map((a) => a.id));
+    const repositories = await this.repositoryCache.get(db, at?.world, alerts.map((a) => a.repoId));
     const userIds = [...new Set([...[...assigneesByAlert.values()].flat(), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
-    const users = await this.userCache.get(db, world, userIds);
+    const users = await this.userCache.get(db, at?.world, userIds);
     return alerts.map((alert) => {
       const advisory = advisoryById.get(alert.advisoryId)!;
       return {

@@ -84,19 +84,32 @@ function normalized(value: unknown): unknown {
 }
 
 export class AlertsStore {
-  /** One page of alerts in keyset order, filtered in SQL. */
-  async list(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<AlertRecord>> {
-    const query = filteredAlerts(db, scope, visibility, request.filters).select(ALERT_COLUMNS);
+  /**
+   * One page of alert ids in keyset order, filtered in SQL. Only the sort columns are
+   * selected, which the list indexes cover; the rows themselves come from `findByIds`
+   * (or a cache of them).
+   */
+  async listIds(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<number>> {
+    const sortColumn = SORT_COLUMN[request.sort].column;
+    const query = filteredAlerts(db, scope, visibility, request.filters).select('a.id', sortColumn);
+    const sortKey = sortColumn.slice(2); // the row key: the column without its table alias
     const page = await fetchKeysetPage<Row>(query, {
       list: alertListName(request.sort, request.direction),
       columns: alertOrder(request.sort, request.direction),
-      valuesOf: (row) => sortValuesOf(toAlert(row), request.sort),
+      valuesOf: (row) => [SORT_COLUMN[request.sort].type === 'number' ? Number(row[sortKey]) : row[sortKey], Number(row.id)],
       perPage: request.perPage,
       after: request.after,
       before: request.before,
       fromEnd: request.fromEnd,
     });
-    return { ...page, items: page.items.map(toAlert) };
+    return { ...page, items: page.items.map((row) => Number(row.id)) };
+  }
+
+  /** Alerts by id, in the order of `ids` (one statement). */
+  async findByIds(db: Executor, ids: readonly number[]): Promise<Map<number, AlertRecord>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db('dependency_alerts as a').whereIn('a.id', [...ids]).select(ALERT_COLUMNS);
+    return new Map(rows.map((row: Row) => { const alert = toAlert(row); return [alert.id, alert]; }));
   }
 
   /** How many alerts the same scope, visibility and filters cover. */

@@ -1,0 +1,63 @@
+// Organization alert pages, no two alike: request i of a run is the i-th point of a space of
+// filter combinations (spec §4.4), visited in a scrambled order so neighbours differ in every
+// filter. Every combination matches alerts: severities always pair one of low/high with one of
+// medium/critical (each package's advisories carry one of each pair), cursors point into the
+// middle third of the list, and the narrowest combination still leaves hundreds of alerts.
+
+/** Cursors (spec §4.4 `after`) of rows in the middle third of the organization's list, per order. */
+export interface MiddleCursors {
+  createdDesc: string[];
+  createdAsc: string[];
+}
+
+const PER_PAGE = Array.from({ length: 21 }, (_, i) => 20 + i);
+const STATES = [undefined, 'open', 'open,dismissed', 'open,fixed'];
+const SEVERITIES = [undefined, 'low,medium', 'low,critical', 'medium,high', 'high,critical', 'low,medium,high', 'low,medium,critical', 'low,high,critical', 'medium,high,critical', 'low,medium,high,critical'];
+const PACKAGES: Array<Record<string, string>> = [
+  {}, { ecosystem: 'npm' }, { ecosystem: 'pip' }, { ecosystem: 'rubygems' }, { ecosystem: 'maven' }, { ecosystem: 'go' }, { ecosystem: 'npm,pip' }, { ecosystem: 'go,maven' },
+  { package: 'lodash' }, { package: 'requests' }, { package: 'rack,x-net' }, { ecosystem: 'npm', package: 'left-pad' },
+];
+const SCOPES = [undefined, 'runtime', 'development'];
+const RELATIONSHIPS = [undefined, 'direct', 'transitive'];
+
+function orders(cursors: MiddleCursors): Array<Record<string, string>> {
+  return [
+    { sort: 'created', direction: 'desc' }, { sort: 'created', direction: 'asc' }, { sort: 'updated', direction: 'desc' }, { sort: 'updated', direction: 'asc' },
+    ...cursors.createdDesc.map((after) => ({ sort: 'created', direction: 'desc', after })),
+    ...cursors.createdAsc.map((after) => ({ sort: 'created', direction: 'asc', after })),
+  ];
+}
+
+export class DistinctPages {
+  private readonly orders: Array<Record<string, string>>;
+  readonly size: number;
+  private readonly stride: number;
+
+  constructor(private readonly org: string, cursors: MiddleCursors) {
+    this.orders = orders(cursors);
+    this.size = PER_PAGE.length * this.orders.length * STATES.length * SEVERITIES.length * PACKAGES.length * SCOPES.length * RELATIONSHIPS.length;
+    // A stride coprime with the size visits every point once before any repeats.
+    let stride = 1_000_003;
+    while (gcd(stride, this.size) !== 1) stride += 2;
+    this.stride = stride;
+  }
+
+  /** The path of request `index` (distinct for every index below `size`). */
+  path(index: number): string {
+    let rest = (index * this.stride) % this.size;
+    const take = <T>(values: readonly T[]): T => {
+      const value = values[rest % values.length]!;
+      rest = Math.floor(rest / values.length);
+      return value;
+    };
+    const params = new URLSearchParams({ per_page: String(take(PER_PAGE)), ...take(this.orders), ...take(PACKAGES) });
+    for (const [name, value] of [['state', take(STATES)], ['severity', take(SEVERITIES)], ['scope', take(SCOPES)], ['relationship', take(RELATIONSHIPS)]] as const) {
+      if (value !== undefined) params.set(name, value);
+    }
+    return `/orgs/${this.org}/dependency-bot/alerts?${params}`;
+  }
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}

@@ -1,0 +1,96 @@
+import { openDatabase } from '../database/connection';
+import { migrateLatest } from '../database/migrate';
+import { drive } from './drive';
+import { BIG_ORG } from './generate-world';
+import { measure, type MeasureContext, type Row } from './measure';
+import { readCounters, sqlPerRequest } from './metrics-probe';
+import { sampleRss } from './processes';
+import { startOrgsec } from './orgsec-server';
+import { AUTH, currentEtag, distinctPagesScenario, firstPageScenario, notModifiedScenario, patchMixScenario } from './scenarios';
+import { readWorldFacts } from './world-facts';
+import { loadWorld } from './world-setup';
+
+// The REST scenarios on PostgreSQL (BENCH_DATABASE_URL), in a schema of their own: one
+// instance, then the first page through two instances over the same database. Servers are
+// not pinned: the database server needs a core too.
+
+const SCHEMA = 'orgsec_bench';
+
+/** With `reuse`, the schema the last run loaded is kept when it holds as many alerts. */
+async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean): Promise<string> {
+  const url = `${baseUrl}${baseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`;
+  const admin = openDatabase(baseUrl);
+  try {
+    const loaded = await admin.knex.raw('SELECT count(*) AS n FROM ??.dependency_alerts', [SCHEMA]).then((r: { rows: Array<{ n: string }> }) => Number(r.rows[0]!.n), () => 0);
+    if (reuse && loaded === alerts) {
+      const db = openDatabase(url);
+      await migrateLatest(db).finally(() => db.knex.destroy());
+      return url;
+    }
+    await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
+    await admin.knex.raw('CREATE SCHEMA ??', [SCHEMA]);
+  } finally {
+    await admin.knex.destroy();
+  }
+  const db = openDatabase(url);
+  try {
+    await loadWorld(db, alerts);
+  } finally {
+    await db.knex.destroy();
+  }
+  return url;
+}
+
+export async function benchPostgres(baseUrl: string, alerts: number, ctx: Omit<MeasureContext, 'database'>, settings: { connections: number; reuse: boolean; expressRps?: number }): Promise<Row[]> {
+  const url = await preparePostgres(baseUrl, alerts, settings.reuse);
+  const database = `PostgreSQL (${alerts.toLocaleString('en')} alerts)`;
+  const db = openDatabase(url);
+  const facts = await readWorldFacts(db, BIG_ORG, 1).finally(() => db.knex.destroy());
+  const mctx: MeasureContext = { ...ctx, database };
+  const options = { connections: settings.connections, expressRps: () => settings.expressRps };
+  const rows: Row[] = [];
+  const first = await startOrgsec(url, 4800, { pinned: false });
+  try {
+    const firstPage = firstPageScenario(options);
+    rows.push(await measure(first, distinctPagesScenario(facts, options), mctx));
+    rows.push(await measure(first, firstPage, mctx));
+    rows.push(await measure(first, notModifiedScenario({ ...options, etag: await currentEtag(first.url) }), mctx));
+    rows.push(await measure(first, patchMixScenario(facts, options), mctx));
+    rows.push(await twoInstances(first, url, firstPage.sample.path, mctx, settings.connections));
+  } finally {
+    await first.stop();
+  }
+  return rows;
+}
+
+/** The first page through two instances at once, each driven by its own runner; figures summed. */
+async function twoInstances(first: Awaited<ReturnType<typeof startOrgsec>>, url: string, path: string, ctx: MeasureContext, connections: number): Promise<Row> {
+  const row: Row = { scenario: 'organization alerts, first page, 2 instances over one database', database: ctx.database, connections: connections * 2, notes: [] };
+  const second = await startOrgsec(url, 4801, { pinned: false });
+  try {
+    const servers = [first, second];
+    const before = await Promise.all(servers.map((s) => readCounters(s.url)));
+    const rss = servers.map((s) => sampleRss(s.pid));
+    const plan = { kind: 'same' as const, method: 'GET' as const, path, headers: AUTH, expectStatus: 200 };
+    const loads = await Promise.all(servers.map((s) => drive({ url: s.url, connections, seconds: ctx.seconds, warmupSeconds: ctx.warmupSeconds, plan }, ctx.workDir)));
+    const after = await Promise.all(servers.map((s) => readCounters(s.url)));
+    row.rssMb = Math.max(...rss.map((r) => r.stop())) / 2 ** 20;
+    row.sqlPerRequest = sqlPerRequest(
+      { sqlStatements: before[0]!.sqlStatements + before[1]!.sqlStatements, httpRequests: before[0]!.httpRequests + before[1]!.httpRequests },
+      { sqlStatements: after[0]!.sqlStatements + after[1]!.sqlStatements, httpRequests: after[0]!.httpRequests + after[1]!.httpRequests },
+    );
+    const [x, y] = loads as [typeof loads[0], typeof loads[0]];
+    row.load = {
+      rps: x.rps + y.rps, p50: Math.max(x.p50, y.p50), p99: Math.max(x.p99, y.p99), requests: x.requests + y.requests,
+      statuses: Object.fromEntries([...new Set([...Object.keys(x.statuses), ...Object.keys(y.statuses)])].map((s) => [s, (x.statuses[s] ?? 0) + (y.statuses[s] ?? 0)])),
+      unexpected: x.unexpected + y.unexpected, errors: x.errors + y.errors, timeouts: x.timeouts + y.timeouts, emptyPages: 0, repeated: 0, writes: 0,
+    };
+    if (row.load.unexpected > 0) row.notes.push(`${row.load.unexpected} unexpected answers`);
+  } catch (error) {
+    row.error = error instanceof Error ? error.message : String(error);
+  } finally {
+    await second.stop();
+  }
+  process.stderr.write(`  ${row.database} ${row.scenario}: ${row.error ?? `${row.load!.rps.toFixed(0)} req/s`}\n`);
+  return row;
+}

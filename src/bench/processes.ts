@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+
+// Child processes of the bench: pinned to a core where taskset exists (taskset execs the
+// command, so the pid stays the command's own and its /proc status can be read).
+
+export const hasTaskset = fs.existsSync('/usr/bin/taskset') && os.cpus().length > 1;
+/** Servers on core 0, load generators on core 1: they never compete for a core. */
+export const SERVER_CORE = 0;
+export const LOAD_CORE = 1;
+
+export function spawnPinned(core: number | undefined, command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  return core !== undefined && hasTaskset ? spawn('taskset', ['-c', String(core), command, ...args], options) : spawn(command, args, options);
+}
+
+/** Resolves when `url` answers 2xx; rejects after about 20 s or when `child` exits first. */
+export async function waitForHttp(url: string, child?: ChildProcess): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (child && child.exitCode !== null) throw new Error(`the server for ${url} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill();
+  await exited;
+}
+
+/** A field of /proc/<pid>/status in bytes (VmRSS, VmHWM), or undefined once the process is gone. */
+export function readStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples a process's resident memory every `everyMs` until stopped; stop() gives the largest sample. */
+export function sampleRss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS', everyMs = 200): { stop(): number } {
+  let max = readStatusBytes(pid, field) ?? 0;
+  const timer = setInterval(() => {
+    max = Math.max(max, readStatusBytes(pid, field) ?? 0);
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      max = Math.max(max, readStatusBytes(pid, field) ?? 0);
+      return max;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Row } from './measure';
+import type { WorldLoadResult } from './world-load-bench';
+
+// The results: everything as JSON, and a caption and compact Markdown table for the README.
+
+export const RSS_LIMIT_MB = 150;
+const LOAD_LIMIT_SECONDS = 60;
+const LOAD_RSS_LIMIT_MB = 500;
+
+export interface FloorFigure {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+export interface Report {
+  date: string;
+  machine: string;
+  node: string;
+  settings: { connections: number } & Record<string, unknown>;
+  caption: string;
+  floors: FloorFigure[];
+  rows: Row[];
+  servingRss: { maxMb: number; target: string; met: boolean };
+  worldLoad?: WorldLoadResult & { target: string; met: boolean };
+}
+
+const whole = (n: number) => Math.round(n).toLocaleString('en');
+const ms = (n: number) => (n < 10 ? n.toFixed(1) : whole(n));
+const mb = (n: number | undefined) => (n === undefined ? '' : n.toFixed(0));
+const yesNo = (met: boolean | undefined) => (met === undefined ? '' : met ? 'yes' : '**no**');
+
+export function servingRss(rows: Row[]): Report['servingRss'] {
+  const maxMb = Math.max(0, ...rows.map((r) => r.rssMb ?? 0));
+  return { maxMb, target: `< ${RSS_LIMIT_MB} MB`, met: maxMb > 0 && maxMb < RSS_LIMIT_MB };
+}
+
+export function judgeWorldLoad(load: WorldLoadResult): NonNullable<Report['worldLoad']> {
+  const met = load.error === undefined && load.seconds! < LOAD_LIMIT_SECONDS && load.peakRssMb < LOAD_RSS_LIMIT_MB;
+  return { ...load, target: `< ${LOAD_LIMIT_SECONDS} s, < ${LOAD_RSS_LIMIT_MB} MB`, met };
+}
+
+function sqlText(row: Row): string {
+  const main = row.sqlPerRequest === undefined ? '' : row.sqlPerRequest.toFixed(1);
+  const probes = Object.entries(row.sqlProbes ?? {}).map(([label, n]) => `${label}: ${n === undefined ? '?' : n.toFixed(1)}`);
+  return probes.length ? `${main} (${probes.join(', ')})` : main;
+}
+
+function rowLine(row: Row, index: number, connections: number): string {
+  const name = `${row.database === 'SQLite' ? '' : `${row.database}: `}${row.scenario}${row.connections === connections ? '' : `, ${row.connections} connections`}${row.bytes ? ` (${(row.bytes / 1024).toFixed(row.bytes < 1024 ? 1 : 0)} KB)` : ''}`;
+  const mark = row.error || row.notes.length ? ` [${index}]` : '';
+  if (!row.load) return `| ${name}${mark} | failed | | | | | | | ${row.target ?? ''} | ${yesNo(row.met)} |`;
+  const floor = row.baseline ? `${whole(row.baseline.rps)}${row.baseline.name.startsWith('raw') ? '' : ` (${row.baseline.name})`}` : '';
+  const ratio = row.ratio === undefined ? '' : `${(row.ratio * 100).toFixed(1)}%`;
+  return `| ${name}${mark} | ${whole(row.load.rps)} | ${ms(row.load.p50)} | ${ms(row.load.p99)} | ${mb(row.rssMb)} | ${sqlText(row)} | ${floor} | ${ratio} | ${row.target ?? ''} | ${yesNo(row.met)} |`;
+}
+
+export function markdown(report: Report): string {
+  const lines = [
+    report.caption,
+    '',
+    '| scenario | req/s | p50 ms | p99 ms | RSS MB | SQL/req | floor req/s | ratio | target | met |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
+    ...report.floors.map((f) => `| floor: ${f.name} | ${whole(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | | | | | | |`),
+    ...report.rows.map((row, i) => rowLine(row, i + 1, report.settings.connections)),
+    `| orgsec RSS while serving, max over the SQLite scenarios | | | | ${mb(report.servingRss.maxMb)} | | | | ${report.servingRss.target} | ${yesNo(report.servingRss.met)} |`,
+  ];
+  const load = report.worldLoad;
+  if (load) {
+    const rate = load.alertsPerSecond === undefined ? (load.error?.startsWith('stopped') ? 'unfinished' : 'failed') : `${whole(load.alertsPerSecond)} alerts/s (${load.seconds!.toFixed(1)} s)`;
+    lines.push(`| \`orgsec load\`, ${whole(load.alerts)} alerts (${load.fileMb.toFixed(0)} MB file)${load.error ? ` [load]` : ''} | ${rate} | | | ${mb(load.peakRssMb)} peak | | | | ${load.target} | ${yesNo(load.met)} |`);
+  }
+  const notes = report.rows.flatMap((row, i) => (row.error || row.notes.length ? [`[${i + 1}] ${[row.error, ...row.notes].filter(Boolean).join('; ')}`] : []));
+  if (load?.error) notes.push(`[load] ${load.error}`);
+  if (notes.length) lines.push('', ...notes.map((n) => `${n}  `));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,157 @@
+import { DistinctPages } from './distinct-pages';
+import { BENCH_TOKEN, BIG_ORG } from './generate-world';
+import type { Row, Sample, Scenario } from './measure';
+import type { WorldFacts } from './world-facts';
+
+// The scenarios of issue 10 and their targets, as data; measure.ts runs them.
+
+export const AUTH = { authorization: `Bearer ${BENCH_TOKEN}` };
+const PER_PAGE = 30;
+const ORG_ALERTS = `/orgs/${BIG_ORG}/dependency-bot/alerts`;
+const FIRST_PAGE = 'organization alerts, first page, same request repeated';
+
+/** The first page's ETag now, for the 304 scenario (the scenarios before it do not write). */
+export async function currentEtag(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}${ORG_ALERTS}?per_page=${PER_PAGE}`, { headers: AUTH });
+  await response.arrayBuffer();
+  const etag = response.headers.get('etag');
+  if (!etag) throw new Error('the first page has no ETag');
+  return etag;
+}
+
+/** What a dashboard asks of GraphQL: every field of the REST page, for the same alerts. */
+export function dashboardQuery(first: number): string {
+  return `{ organization(login: "${BIG_ORG}") { dependencyAlerts(first: ${first}) { totalCount edges { cursor node {
+  number state url htmlUrl createdAt updatedAt dismissedAt dismissedReason dismissedComment fixedAt autoDismissedAt
+  dismissedBy { login } assignees { login url }
+  dependency { package { ecosystem name } manifestPath scope relationship }
+  securityAdvisory { svcsaId cveId summary description severity classification cvss { vectorString score } epss { percentage percentile }
+    cwes { cweId name } identifiers { type value } references publishedAt updatedAt withdrawnAt
+    vulnerabilities { package { ecosystem name } severity vulnerableVersionRange firstPatchedVersion } }
+  securityVulnerability { package { ecosystem name } severity vulnerableVersionRange firstPatchedVersion }
+  repository { nameWithOwner isPrivate description url owner { ... on Organization { login url } } }
+} } } } }`;
+}
+
+const pageOf = (count: number) => (json: unknown) => {
+  if (!Array.isArray(json) || json.length !== count) throw new Error(`expected ${count} alerts, got ${Array.isArray(json) ? json.length : typeof json}`);
+};
+
+const getSample = (path: string, count?: number, status = 200, headers: Record<string, string> = AUTH): Sample =>
+  ({ method: 'GET', path, headers, status, ...(count === undefined ? {} : { check: pageOf(count) }) });
+
+function graphqlSample(first: number): Sample {
+  return {
+    method: 'POST', path: '/graphql', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ query: dashboardQuery(first) }), status: 200,
+    check: (json) => {
+      const answer = json as { errors?: unknown[]; data?: { organization?: { dependencyAlerts?: { edges?: unknown[] } } } };
+      const edges = answer.data?.organization?.dependencyAlerts?.edges?.length;
+      if (answer.errors || edges !== first) throw new Error(`GraphQL answered ${edges} edges: ${JSON.stringify(answer.errors ?? '').slice(0, 200)}`);
+    },
+  };
+}
+
+const same = (sample: Sample) => ({ kind: 'same' as const, method: sample.method, path: sample.path, headers: sample.headers, expectStatus: sample.status, ...(sample.body === undefined ? {} : { body: sample.body }) });
+const atLeast = (share: number) => (row: Row) => (row.ratio ?? 0) >= share;
+const percent = (share: number) => `≥ ${Math.round(share * 100)}% of floor`;
+
+/** The GraphQL probes' statements per request agree (averages, so within half a statement). */
+function sameSqlAtAnyPageSize(row: Row): boolean {
+  const [at30, at100] = [row.sqlProbes?.['first: 30'], row.sqlProbes?.['first: 100']];
+  return at30 !== undefined && at100 !== undefined && Math.abs(at30 - at100) < 0.5;
+}
+
+export interface ScenarioOptions {
+  connections: number;
+  tailConnections: number;
+  /** Runs so far, to find the first page's throughput (the deep page's reference). */
+  rpsOf: (scenario: string) => number | undefined;
+  expressRps: () => number | undefined;
+  /** The 304 needs the page's current ETag, fetched just before it runs. */
+  etag: string;
+}
+
+/**
+ * Distinct organization pages, starting `share` of the way into the space of combinations.
+ * The floor's representative answer is a page of 30 from the same space.
+ */
+function distinctPlan(facts: WorldFacts, share: number) {
+  const firstIndex = Math.floor(new DistinctPages(BIG_ORG, facts.middleCursors).size * share);
+  return { kind: 'distinct-pages' as const, org: BIG_ORG, cursors: facts.middleCursors, firstIndex, headers: AUTH };
+}
+
+const DISTINCT_SAMPLE = getSample(`${ORG_ALERTS}?per_page=${PER_PAGE}&severity=high,critical&state=open`, PER_PAGE);
+
+export function distinctPagesScenario(facts: WorldFacts, o: Pick<ScenarioOptions, 'connections'>): Scenario {
+  const size = new DistinctPages(BIG_ORG, facts.middleCursors).size;
+  return {
+    name: `organization alerts, distinct filters per request (${size.toLocaleString('en')} combinations)`, connections: o.connections,
+    sample: DISTINCT_SAMPLE, plan: distinctPlan(facts, 0), baseline: { kind: 'bytes' }, target: { text: percent(0.25), isMet: atLeast(0.25) },
+  };
+}
+
+export function firstPageScenario(o: Pick<ScenarioOptions, 'connections'>): Scenario {
+  const sample = getSample(`${ORG_ALERTS}?per_page=${PER_PAGE}`, PER_PAGE);
+  return { name: FIRST_PAGE, connections: o.connections, sample, plan: same(sample), baseline: { kind: 'bytes' }, target: { text: percent(0.5), isMet: atLeast(0.5) } };
+}
+
+/** The 304 of a polling client whose page has not changed. */
+export function notModifiedScenario(o: Pick<ScenarioOptions, 'connections' | 'expressRps' | 'etag'>): Scenario {
+  const sample = getSample(`${ORG_ALERTS}?per_page=${PER_PAGE}`, undefined, 304, { ...AUTH, 'if-none-match': o.etag });
+  return {
+    name: 'organization alerts, first page, If-None-Match answered 304', connections: o.connections, sample, plan: same(sample),
+    baseline: { kind: 'given', name: 'Express route', rps: o.expressRps }, target: { text: '≥ 67% of Express route', isMet: atLeast(2 / 3) },
+  };
+}
+
+export function sqliteScenarios(facts: WorldFacts, o: ScenarioOptions): Scenario[] {
+  const repoSample = getSample(`/repos/${BIG_ORG}/service-1/dependency-bot/alerts?state=open&severity=high,critical&per_page=${PER_PAGE}`, PER_PAGE);
+  const graphql = graphqlSample(30);
+  return [
+    distinctPagesScenario(facts, o),
+    firstPageScenario(o),
+    notModifiedScenario(o),
+    { name: 'repository alerts, state and severity filters, same request repeated', connections: o.connections, sample: repoSample, plan: same(repoSample), baseline: { kind: 'bytes' } },
+    {
+      name: 'GraphQL dashboard query, same 30 alerts, every field', connections: o.connections, sample: graphql, plan: same(graphql), baseline: { kind: 'bytes' },
+      sqlProbes: [{ label: 'first: 30', sample: graphql }, { label: 'first: 100', sample: graphqlSample(100) }],
+      target: {
+        text: `${percent(0.1)}, SQL/req same at first: 100`,
+        isMet: (row) => atLeast(0.1)(row) && sameSqlAtAnyPageSize(row),
+      },
+    },
+    {
+      name: 'organization alerts, distinct filters, tail latency', connections: o.tailConnections, sample: DISTINCT_SAMPLE, plan: distinctPlan(facts, 1 / 3),
+      baseline: { kind: 'none' }, target: { text: 'p99 ≤ 100 ms', isMet: (row) => row.load!.p99 <= 100 },
+    },
+    patchMixScenario(facts, o),
+  ];
+}
+
+/**
+ * The first page and a page 1,000 deep, built for every request: run against an instance
+ * with the response cache off (RESPONSE_CACHE_MB=0), so keyset depth is what differs.
+ */
+export function builtPageScenarios(facts: WorldFacts, o: Pick<ScenarioOptions, 'connections' | 'rpsOf'>): Scenario[] {
+  const perPage = facts.deepPerPage;
+  const firstSample = getSample(`${ORG_ALERTS}?per_page=${perPage}`, perPage);
+  const first: Scenario = {
+    name: `organization alerts, first page of ${perPage}, built per request (response cache off)`, connections: o.connections,
+    sample: firstSample, plan: same(firstSample), baseline: { kind: 'bytes' },
+  };
+  const deepSample = getSample(`${ORG_ALERTS}?per_page=${perPage}&after=${facts.deepCursor}`, perPage);
+  return [first, {
+    name: `organization alerts, page ${facts.deepPage.toLocaleString('en')} of ${perPage} (${((facts.deepPage - 1) * perPage).toLocaleString('en')} alerts deep), built per request`,
+    connections: o.connections, sample: deepSample, plan: same(deepSample),
+    baseline: { kind: 'given', name: 'first page built', rps: () => o.rpsOf(first.name) },
+    target: { text: '≥ 80% of first page', isMet: atLeast(0.8) },
+  }];
+}
+
+/** Reads beside writes: 9 in 10 requests distinct pages, 1 in 10 a PATCH toggling an alert. */
+export function patchMixScenario(facts: WorldFacts, o: Pick<ScenarioOptions, 'connections'>): Scenario {
+  return {
+    name: 'distinct organization pages with 10% PATCH (dismiss / reopen)', connections: o.connections, sample: DISTINCT_SAMPLE, baseline: { kind: 'none' },
+    plan: { ...distinctPlan(facts, 2 / 3), kind: 'patch-mix', alerts: facts.patchAlerts, writeEvery: 10 },
+  };
+}
