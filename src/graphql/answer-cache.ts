@@ -58,7 +58,7 @@ export class AnswerCache {
       let slot: Slot | undefined;
       return {
         responseForOperation: async ({ operation, request, queryHash, contextValue }) => {
-          const version = contextValue.dataVersion;
+          const version = contextValue.dataVersions?.data;
           if (operation.operation !== 'query' || version === undefined) return null;
           const variables = JSON.stringify(request.variables ?? {});
           const key = `${callerKey(contextValue.principal)}\n${contextValue.apiBase}\n${queryHash}\n${request.operationName ?? ''}\n${variables}`;

@@ -25,6 +25,20 @@ export interface GraphQLOptions {
   plugins?: ApolloServerPlugin[];
 }
 
+/**
+ * Version-scoped caches (alert rows, references, answers) hold what a version read before
+ * the request: a mutation's payload may read what it just wrote, so it reads the database.
+ */
+const readsOfMutationsSeeTheirWrites: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, contextValue }) {
+        if (operation?.operation === 'mutation') contextValue.dataVersions = undefined;
+      },
+    };
+  },
+};
+
 /** Apollo Server over the same services as REST, mounted as Express middleware. */
 export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
   const schema = graphqlSchema();
@@ -46,6 +60,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       ApolloServerPluginCacheControlDisabled(),
       ...(options.plugins ?? []),
       complexityLimit(schema),
+      readsOfMutationsSeeTheirWrites,
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
       // Last: an answer is taken from the cache only once every limit has passed.
       ...(answers ? [answers.plugin] : []),
@@ -63,7 +78,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       // REST URLs in answers follow the layout the client chose: /api/graphql pairs with /api/v3.
       const restBase = req.baseUrl === '/api/graphql' ? `${origin}/api/v3` : origin;
       return {
-        principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res), dataVersion: res.locals.versions?.data,
+        principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res), dataVersions: res.locals.versions,
       };
     },
   }) as RequestHandler;
