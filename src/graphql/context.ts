@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal';
 import type { Services } from '../composition';
+import type { DataVersions } from '../database/data-version';
 import type { RateLimitCaller } from '../rate-limits/rate-limit.policy';
 import type { Loaders } from './loaders';
 
@@ -12,4 +13,6 @@ export interface GraphQLContext {
   apiBase: string;
   /** Who this request's writes are counted against. */
   rateLimitCaller: RateLimitCaller;
+  /** The data versions the request read first (src/database/data-version.ts): what is kept in memory belongs to one. */
+  dataVersions: DataVersions | undefined;
 }

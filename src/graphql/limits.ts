@@ -1,7 +1,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import depthLimit from 'graphql-depth-limit';
-import { GraphQLError, Kind, getNamedType, type GraphQLSchema, type SelectionNode, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, getNamedType, type DocumentNode, type GraphQLSchema, type SelectionNode, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import { BoundedCache } from './bounded-cache';
 import { DEFAULT_PAGE_SIZE } from './relay';
 
 // Abuse limits, each refused with its own message before anything runs.
@@ -84,23 +85,28 @@ const pageSizeEstimator: ComplexityEstimator = ({ field, args, childComplexity }
   return 1 + childComplexity * Math.max(size, 1);
 };
 
-/** Refuses operations whose estimated cost exceeds MAX_COMPLEXITY. */
+/** Costs kept per operation and variables; past that, the least recently used is estimated again. */
+const KNOWN_COSTS = 500;
+/** Variables longer than this (as JSON) are not worth a key: their operation is estimated each time. */
+const MAX_COST_KEY_VARIABLES = 1024;
+
+/**
+ * Refuses operations whose estimated cost exceeds MAX_COMPLEXITY. The estimate walks the
+ * whole document; it depends only on the document, the operation and the variables, so a
+ * dashboard asking the same thing again is not estimated again.
+ */
 export function complexityLimit(schema: GraphQLSchema): ApolloServerPlugin {
+  const costs = new BoundedCache<string, number>(KNOWN_COSTS);
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document }) {
-          let complexity: number;
-          try {
-            complexity = getComplexity({
-              schema, query: document, variables: request.variables ?? {}, ...(request.operationName ? { operationName: request.operationName } : {}),
-              estimators: [fieldExtensionsEstimator(), pageSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
-            });
-          } catch (error) {
-            // getComplexity coerces the variables first: a bad variable is the caller's
-            // error (400, as Apollo answers it), not a 500 from this plugin.
-            if (!(error instanceof GraphQLError)) throw error;
-            throw new GraphQLError(error.message, { ...(error.nodes ? { nodes: error.nodes } : {}), extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+        async didResolveOperation({ request, document, queryHash }) {
+          const variables = JSON.stringify(request.variables ?? {});
+          const key = variables.length <= MAX_COST_KEY_VARIABLES ? `${queryHash}\n${request.operationName ?? ''}\n${variables}` : undefined;
+          let complexity = key === undefined ? undefined : costs.get(key);
+          if (complexity === undefined) {
+            complexity = estimateCost(schema, document, request.variables ?? {}, request.operationName);
+            if (key !== undefined) costs.set(key, complexity);
           }
           if (complexity > MAX_COMPLEXITY) {
             throw new GraphQLError(`The query is too complex: its cost is ${complexity}, the limit is ${MAX_COMPLEXITY}. Ask for smaller pages or fewer fields.`, {
@@ -111,4 +117,18 @@ export function complexityLimit(schema: GraphQLSchema): ApolloServerPlugin {
       };
     },
   };
+}
+
+function estimateCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined): number {
+  try {
+    return getComplexity({
+      schema, query: document, variables, ...(operationName ? { operationName } : {}),
+      estimators: [fieldExtensionsEstimator(), pageSizeEstimator, simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch (error) {
+    // getComplexity coerces the variables first: a bad variable is the caller's
+    // error (400, as Apollo answers it), not a 500 from this plugin.
+    if (!(error instanceof GraphQLError)) throw error;
+    throw new GraphQLError(error.message, { ...(error.nodes ? { nodes: error.nodes } : {}), extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+  }
 }

@@ -4,7 +4,7 @@ import { BadRequestError } from '../errors/domain';
 // Relay connections. Lists with keyset order use the REST cursors, so a cursor from a
 // REST Link works as `after:` here for the same list and filters, and the reverse.
 
-@ObjectType({ description: 'Where a page sits in its list.' })
+@ObjectType({ simpleResolvers: true, description: 'Where a page sits in its list.' })
 export class PageInfo {
   @Field({ description: 'Whether a page follows this one.' })
   hasNextPage!: boolean;
@@ -72,7 +72,7 @@ export interface Connection<T> {
 
 /** A connection class named `${name}Connection` for nodes of `node`, with its edge class. */
 export function connectionOf<T extends object>(name: string, node: ClassType<T>, description: string, edge?: ClassType<Edge<T>>) {
-  @ObjectType(`${name}Edge`, { description: `An edge of ${description}.` })
+  @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `An edge of ${description}.` })
   class DefaultEdge {
     @Field({ description: 'A cursor for this edge (the same cursors REST Link headers carry).' })
     cursor!: string;
@@ -81,7 +81,7 @@ export function connectionOf<T extends object>(name: string, node: ClassType<T>,
     node!: T;
   }
 
-  @ObjectType(`${name}Connection`, { description })
+  @ObjectType(`${name}Connection`, { simpleResolvers: true, description })
   class ConnectionType {
     @Field(() => [edge ?? DefaultEdge], { description: 'The edges of this page.' })
     edges!: Array<Edge<T>>;

@@ -1,6 +1,6 @@
 import 'reflect-metadata'; // type-graphql's decorators need it before any decorated class loads
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
@@ -9,6 +9,9 @@ import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
 import { principalOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
+import { AnswerCache } from './answer-cache';
+import { compiledExecutor } from './compiled-executor';
+import { executorGateway } from './executor-gateway';
 import { complexityLimit, parseOptions, validationRules } from './limits';
 import { mutationRateLimit } from './rate-limit.plugin';
 import { rateLimitCallerOf } from '../http/rate-limit';
@@ -22,11 +25,28 @@ export interface GraphQLOptions {
   plugins?: ApolloServerPlugin[];
 }
 
+/**
+ * Version-scoped caches (alert rows, references, answers) hold what a version read before
+ * the request: a mutation's payload may read what it just wrote, so it reads the database.
+ */
+const readsOfMutationsSeeTheirWrites: ApolloServerPlugin<GraphQLContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, contextValue }) {
+        if (operation?.operation === 'mutation') contextValue.dataVersions = undefined;
+      },
+    };
+  },
+};
+
 /** Apollo Server over the same services as REST, mounted as Express middleware. */
 export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
   const schema = graphqlSchema();
+  // On and off with the REST response cache (RESPONSE_CACHE_MB=0 turns both off).
+  const answers = services.responseCache.enabled ? new AnswerCache() : undefined;
   const server = new ApolloServer<GraphQLContext>({
-    schema,
+    // The schema as a gateway: the only way Apollo lets another executor (graphql-jit) run it.
+    gateway: executorGateway(schema, compiledExecutor(schema)),
     validationRules,
     parseOptions,
     allowBatchedHttpRequests: false, // one operation per request
@@ -34,10 +54,16 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError((error) => logger.error({ err: error }, 'unhandled GraphQL error')),
+    ...(answers ? { stringifyResult: answers.stringifyResult } : {}),
     plugins: [
+      // Nothing here sets cache hints; on, it would wrap every field's resolver to look for them.
+      ApolloServerPluginCacheControlDisabled(),
       ...(options.plugins ?? []),
       complexityLimit(schema),
+      readsOfMutationsSeeTheirWrites,
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
+      // Last: an answer is taken from the cache only once every limit has passed.
+      ...(answers ? [answers.plugin] : []),
       options.explorer ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
     ],
   });
@@ -51,7 +77,9 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       const origin = res.locals.apiBase ? new URL(res.locals.apiBase).origin : '';
       // REST URLs in answers follow the layout the client chose: /api/graphql pairs with /api/v3.
       const restBase = req.baseUrl === '/api/graphql' ? `${origin}/api/v3` : origin;
-      return { principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res) };
+      return {
+        principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res), dataVersions: res.locals.versions,
+      };
     },
   }) as RequestHandler;
 }

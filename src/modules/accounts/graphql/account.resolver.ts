@@ -16,6 +16,8 @@ export class AccountQueries {
   async organization(@Arg('login', { description: 'The organization\'s login (any case).' }) login: string, @Ctx() ctx: GraphQLContext): Promise<Organization | null> {
     const org = await ctx.services.lookups.visibleOrg(ctx.services.database.knex, ctx.principal, login);
     if (!org) throw new NotFoundError();
+    // Its repositories' `owner` is this organization: the row is at hand, not a statement more.
+    ctx.loaders.organizationById.prime(org.id, org);
     return toOrganization(ctx.apiBase, org);
   }
 

@@ -10,7 +10,7 @@ registerEnumType(TeamPrivacy, { name: 'TeamPrivacy', description: 'Who can see a
 registerEnumType(TeamNotificationSetting, { name: 'TeamNotificationSetting', description: 'Whether team members are notified when the team is mentioned.' });
 registerEnumType(TeamPermission, { name: 'TeamPermission', description: 'A team\'s default repository permission.' });
 
-@ObjectType({ implements: Node, description: 'A person with an account.' })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'A person with an account.' })
 export class User extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' })
   databaseId!: number;
@@ -25,7 +25,7 @@ export class User extends Node {
   url!: string;
 }
 
-@ObjectType({ implements: Node, description: 'An organization: members, teams, repositories, roles and security settings.' })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'An organization: members, teams, repositories, roles and security settings.' })
 export class Organization extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' })
   databaseId!: number;
@@ -45,7 +45,7 @@ export class Organization extends Node {
   record!: OrganizationRecord;
 }
 
-@ObjectType({ implements: Node, description: 'An enterprise account grouping organizations.' })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'An enterprise account grouping organizations.' })
 export class Enterprise extends Node {
   @Field(() => Int, { description: 'The numeric id.' })
   databaseId!: number;
@@ -59,7 +59,7 @@ export class Enterprise extends Node {
   record!: EnterpriseRecord;
 }
 
-@ObjectType({ implements: Node, description: 'A team of an organization.' })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'A team of an organization.' })
 export class Team extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' })
   databaseId!: number;
@@ -85,7 +85,7 @@ export class Team extends Node {
   record!: TeamRecord;
 }
 
-@ObjectType({ implements: Node, description: 'A repository.' })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'A repository.' })
 export class Repository extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' })
   databaseId!: number;
@@ -111,11 +111,16 @@ export class Repository extends Node {
   record!: RepositoryRecord;
 }
 
+/** The GraphQL type name of a repository owner. */
+export function repositoryOwnerTypeName(value: User | Organization): 'Organization' | 'User' {
+  return 'organizationRolesEnabled' in value ? 'Organization' : 'User';
+}
+
 export const RepositoryOwner = createUnionType({
   name: 'RepositoryOwner',
   description: 'A user or an organization owning repositories.',
   types: () => [User, Organization] as const,
-  resolveType: (value) => ('organizationRolesEnabled' in value ? Organization : User),
+  resolveType: repositoryOwnerTypeName,
 });
 
 export function toUser(base: string, user: UserRecord): User {

@@ -5,13 +5,13 @@ import { Node } from '../../accounts/graphql/node';
 import { Repository } from '../../accounts/graphql/account.types';
 import type { AttestationRecord } from '../attestations.store';
 
-@ObjectType({ description: 'A subject an attestation is about.' })
+@ObjectType({ simpleResolvers: true, description: 'A subject an attestation is about.' })
 export class AttestationSubject {
   @Field({ description: 'sha256:<64 hex>.' }) digest!: string;
   @Field(() => String, { nullable: true, description: 'The subject\'s name, e.g. a file name.' }) name!: string | null;
 }
 
-@ObjectType({ implements: Node, description: 'A signed attestation (a Sigstore bundle) stored against a repository.' })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'A signed attestation (a Sigstore bundle) stored against a repository.' })
 export class Attestation extends Node {
   @Field(() => Int, { description: 'The numeric id #21 answers.' }) databaseId!: number;
   @Field(() => GraphQLJSON, { description: 'The bundle, as it was sent.' }) bundle!: unknown;
@@ -37,7 +37,7 @@ export class CreateAttestationInput {
   @Field(() => GraphQLJSON, { description: 'The Sigstore bundle.' }) bundle!: unknown;
 }
 
-@ObjectType({ description: 'The result of createAttestation.' })
+@ObjectType({ simpleResolvers: true, description: 'The result of createAttestation.' })
 export class CreateAttestationPayload {
   @Field(() => Attestation, { description: 'The attestation (the existing one when the same bundle was sent before).' }) attestation!: Attestation;
 }

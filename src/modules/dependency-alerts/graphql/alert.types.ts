@@ -8,13 +8,13 @@ import {
   Ecosystem, RequestedAlertState, RuntimeRisk, Severity, SortDirection,
 } from './alert.enums';
 
-@ObjectType({ description: 'A package in an ecosystem.' })
+@ObjectType({ simpleResolvers: true, description: 'A package in an ecosystem.' })
 export class Package {
   @Field(() => Ecosystem, { description: 'The package ecosystem.' }) ecosystem!: Ecosystem;
   @Field({ description: 'The package name.' }) name!: string;
 }
 
-@ObjectType({ description: 'The vulnerable dependency an alert is about.' })
+@ObjectType({ simpleResolvers: true, description: 'The vulnerable dependency an alert is about.' })
 export class Dependency {
   @Field(() => Package, { description: 'The package.' }) package!: Package;
   @Field({ description: 'The manifest the dependency is declared in.' }) manifestPath!: string;
@@ -22,7 +22,7 @@ export class Dependency {
   @Field(() => DependencyRelationship, { description: 'Direct, transitive, or not known.' }) relationship!: DependencyRelationship;
 }
 
-@ObjectType({ description: 'A vulnerable version range of a package and its fix.' })
+@ObjectType({ simpleResolvers: true, description: 'A vulnerable version range of a package and its fix.' })
 export class SecurityVulnerability {
   @Field(() => Package, { description: 'The package.' }) package!: Package;
   @Field(() => Severity, { description: 'The severity for this package.' }) severity!: Severity;
@@ -30,31 +30,31 @@ export class SecurityVulnerability {
   @Field(() => String, { nullable: true, description: 'The first version with the fix, if there is one.' }) firstPatchedVersion!: string | null;
 }
 
-@ObjectType({ description: 'A CVSS vector and score.' })
+@ObjectType({ simpleResolvers: true, description: 'A CVSS vector and score.' })
 export class Cvss {
   @Field(() => String, { nullable: true, description: 'The CVSS vector.' }) vectorString!: string | null;
   @Field(() => Float, { description: 'The CVSS score.' }) score!: number;
 }
 
-@ObjectType({ description: 'The exploit prediction scoring system figures.' })
+@ObjectType({ simpleResolvers: true, description: 'The exploit prediction scoring system figures.' })
 export class Epss {
   @Field(() => Float, { description: 'The probability of exploitation, 0 to 1.' }) percentage!: number;
   @Field(() => String, { nullable: true, description: 'The percentile among all scored vulnerabilities.' }) percentile!: string | null;
 }
 
-@ObjectType({ description: 'A weakness class.' })
+@ObjectType({ simpleResolvers: true, description: 'A weakness class.' })
 export class Cwe {
   @Field({ description: 'The CWE id.' }) cweId!: string;
   @Field({ description: 'The CWE name.' }) name!: string;
 }
 
-@ObjectType({ description: 'An identifier of an advisory.' })
+@ObjectType({ simpleResolvers: true, description: 'An identifier of an advisory.' })
 export class AdvisoryIdentifier {
   @Field({ description: 'SVCSA or CVE.' }) type!: string;
   @Field({ description: 'The identifier.' }) value!: string;
 }
 
-@ObjectType({ implements: Node, description: 'A security advisory.' })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'A security advisory.' })
 export class SecurityAdvisory extends Node {
   @Field({ description: 'The advisory identifier.' }) svcsaId!: string;
   @Field(() => String, { nullable: true, description: 'The CVE identifier, if any.' }) cveId!: string | null;
@@ -74,7 +74,7 @@ export class SecurityAdvisory extends Node {
   @Field(() => [SecurityVulnerability], { description: 'The vulnerable packages.' }) vulnerabilities!: SecurityVulnerability[];
 }
 
-@ObjectType({ implements: Node, description: 'An alert about a vulnerable dependency of a repository.' })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'An alert about a vulnerable dependency of a repository.' })
 export class DependencyAlert extends Node {
   @Field(() => Int, { description: 'The alert\'s number in its repository.' }) number!: number;
   @Field(() => DependencyAlertState, { description: 'The state.' }) state!: DependencyAlertState;
@@ -147,7 +147,7 @@ export class UpdateDependencyAlertInput {
   @Field(() => [String], { nullable: true, description: 'Replaces the assignees; [] clears them.' }) assignees?: string[];
 }
 
-@ObjectType({ description: 'The result of updateDependencyAlert.' })
+@ObjectType({ simpleResolvers: true, description: 'The result of updateDependencyAlert.' })
 export class UpdateDependencyAlertPayload {
   @Field(() => DependencyAlert, { description: 'The alert as it is now.' }) dependencyAlert!: DependencyAlert;
 }

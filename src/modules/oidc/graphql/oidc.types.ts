@@ -4,19 +4,19 @@ import { Enterprise, Organization, Repository } from '../../accounts/graphql/acc
 export enum InclusionSource { ENTERPRISE = 'enterprise', ORGANIZATION = 'organization' }
 registerEnumType(InclusionSource, { name: 'OidcInclusionSource', description: 'Where a property inclusion is set.' });
 
-@ObjectType({ description: 'A repository custom property included in the OIDC tokens of repository workflows.' })
+@ObjectType({ simpleResolvers: true, description: 'A repository custom property included in the OIDC tokens of repository workflows.' })
 export class OidcPropertyInclusion {
   @Field({ description: 'The custom property\'s name.' }) customPropertyName!: string;
   @Field(() => InclusionSource, { description: 'Set at enterprise or organization level.' }) source!: InclusionSource;
 }
 
-@ObjectType({ description: 'The template of the OIDC subject claim of an organization.' })
+@ObjectType({ simpleResolvers: true, description: 'The template of the OIDC subject claim of an organization.' })
 export class OrganizationSubjectClaimTemplate {
   @Field(() => [String], { description: 'The claim keys, in the order the subject is built.' }) includeClaimKeys!: string[];
   @Field({ description: 'Whether the subject uses immutable identifiers.' }) useImmutableSubject!: boolean;
 }
 
-@ObjectType({ description: 'The OIDC subject claim template in effect for a repository.' })
+@ObjectType({ simpleResolvers: true, description: 'The OIDC subject claim template in effect for a repository.' })
 export class RepositorySubjectClaimTemplate {
   @Field({ description: 'Whether the default template is used.' }) useDefault!: boolean;
   @Field(() => [String], { description: 'The claim keys in effect (default, the organization\'s, or the repository\'s own).' }) includeClaimKeys!: string[];
@@ -51,25 +51,25 @@ export class SetRepositorySubjectClaimTemplateInput {
   @Field({ nullable: true, description: 'Kept as it is when not given.' }) useImmutableSubject?: boolean;
 }
 
-@ObjectType({ description: 'The result of an enterprise inclusion change.' })
+@ObjectType({ simpleResolvers: true, description: 'The result of an enterprise inclusion change.' })
 export class EnterpriseInclusionPayload {
   @Field(() => Enterprise, { description: 'The enterprise.' }) enterprise!: Enterprise;
   @Field(() => [OidcPropertyInclusion], { description: 'Its inclusions now.' }) inclusions!: OidcPropertyInclusion[];
 }
 
-@ObjectType({ description: 'The result of an organization inclusion change.' })
+@ObjectType({ simpleResolvers: true, description: 'The result of an organization inclusion change.' })
 export class OrganizationInclusionPayload {
   @Field(() => Organization, { description: 'The organization.' }) organization!: Organization;
   @Field(() => [OidcPropertyInclusion], { description: 'Its inclusions now.' }) inclusions!: OidcPropertyInclusion[];
 }
 
-@ObjectType({ description: 'The result of setOrganizationOidcSubjectClaimTemplate.' })
+@ObjectType({ simpleResolvers: true, description: 'The result of setOrganizationOidcSubjectClaimTemplate.' })
 export class OrganizationTemplatePayload {
   @Field(() => Organization, { description: 'The organization.' }) organization!: Organization;
   @Field(() => OrganizationSubjectClaimTemplate, { description: 'The template now.' }) template!: OrganizationSubjectClaimTemplate;
 }
 
-@ObjectType({ description: 'The result of setRepositoryOidcSubjectClaimTemplate.' })
+@ObjectType({ simpleResolvers: true, description: 'The result of setRepositoryOidcSubjectClaimTemplate.' })
 export class RepositoryTemplatePayload {
   @Field(() => Repository, { description: 'The repository.' }) repository!: Repository;
   @Field(() => RepositorySubjectClaimTemplate, { description: 'The template in effect now.' }) template!: RepositorySubjectClaimTemplate;

@@ -16,7 +16,7 @@ export enum BaseRole { READ = 'read', TRIAGE = 'triage', WRITE = 'write', MAINTA
 registerEnumType(RoleSource, { name: 'OrganizationRoleSource', description: 'Where a role is defined.' });
 registerEnumType(BaseRole, { name: 'RepositoryRole', description: 'A repository role.' });
 
-@ObjectType({ implements: Node, description: 'An organization role: predefined, or custom to the organization.' })
+@ObjectType({ simpleResolvers: true, implements: Node, description: 'An organization role: predefined, or custom to the organization.' })
 export class OrganizationRole extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' }) databaseId!: number;
   @Field({ description: 'The role\'s name.' }) name!: string;
@@ -31,14 +31,14 @@ export class OrganizationRole extends Node {
   org!: OrganizationRecord;
 }
 
-@ObjectType('OrganizationRoleTeamEdge', { description: 'A team holding a role.' })
+@ObjectType('OrganizationRoleTeamEdge', { simpleResolvers: true, description: 'A team holding a role.' })
 export class RoleTeamEdge {
   @Field({ description: 'A cursor for this edge.' }) cursor!: string;
   @Field(() => Team, { description: 'The team.' }) node!: Team;
   @Field(() => RoleAssignment, { description: 'How the team holds the role.' }) assignment!: RoleAssignment;
 }
 
-@ObjectType('OrganizationRoleUserEdge', { description: 'A user holding a role.' })
+@ObjectType('OrganizationRoleUserEdge', { simpleResolvers: true, description: 'A user holding a role.' })
 export class RoleUserEdge {
   @Field({ description: 'A cursor for this edge.' }) cursor!: string;
   @Field(() => User, { description: 'The user.' }) node!: User;
@@ -75,13 +75,13 @@ export class UserInput {
   @Field({ description: 'The user\'s login.' }) user!: string;
 }
 
-@ObjectType({ description: 'The result of a role assignment change for a team.' })
+@ObjectType({ simpleResolvers: true, description: 'The result of a role assignment change for a team.' })
 export class TeamRolePayload {
   @Field(() => OrganizationRole, { nullable: true, description: 'The role (absent when all roles were revoked).' }) organizationRole!: OrganizationRole | null;
   @Field(() => Team, { description: 'The team.' }) team!: Team;
 }
 
-@ObjectType({ description: 'The result of a role assignment change for a user.' })
+@ObjectType({ simpleResolvers: true, description: 'The result of a role assignment change for a user.' })
 export class UserRolePayload {
   @Field(() => OrganizationRole, { nullable: true, description: 'The role (absent when all roles were revoked).' }) organizationRole!: OrganizationRole | null;
   @Field(() => User, { description: 'The user.' }) user!: User;
