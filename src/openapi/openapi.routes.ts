@@ -4,9 +4,11 @@ import express, { Router } from 'express';
 import { directoryPage } from '../http/directory-page';
 import { buildOpenApiDocument } from './document';
 
-// swagger-ui-dist ships no types; only its asset directory is used.
+// swagger-ui-dist ships no types; only its asset directory is used. Its main module also
+// loads the whole browser bundle into the server (about 40 MB of memory), so only the
+// module that names the directory is required.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { getAbsoluteFSPath } = require('swagger-ui-dist') as { getAbsoluteFSPath(): string };
+const getAbsoluteFSPath = require('swagger-ui-dist/absolute-path.js') as () => string;
 
 // GET /openapi.json and the offline API docs at /docs (Swagger UI from swagger-ui-dist,
 // served from the package: no CDN). No token needed; outside the API's rate limit.
