@@ -61,7 +61,9 @@ const SELECT_COLUMNS = ['id', 'number', ...WORLD_COLUMNS].join(', ');
 export async function findAlertsByNumber(trx: Knex.Transaction, keys: readonly NumberKey[]): Promise<Map<string, StoredWorldAlert>> {
   const found = new Map<string, StoredWorldAlert>();
   for (const chunk of chunksOf(keys, CHUNK_ROWS)) {
-    const sql = `select ${SELECT_COLUMNS} from dependency_alerts where (repo_id, number) in (values ${chunk.map(() => '(?, ?)').join(', ')})`;
+    // Typed placeholders: PostgreSQL takes an untyped VALUES list for text.
+    const pairs = chunk.map(() => '(cast(? as integer), cast(? as integer))').join(', ');
+    const sql = `select ${SELECT_COLUMNS} from dependency_alerts where (repo_id, number) in (values ${pairs})`;
     const rows = await runRepeated(trx, sql, chunk.flatMap((k) => [k.repo_id, k.number]));
     for (const row of rows) found.set(numberKeyOf({ repo_id: Number(row.repo_id), number: Number(row.number) }), row as StoredWorldAlert);
   }
