@@ -61,13 +61,29 @@ const SELECT_COLUMNS = ['id', 'number', ...WORLD_COLUMNS].join(', ');
 export async function findAlertsByNumber(trx: Knex.Transaction, keys: readonly NumberKey[]): Promise<Map<string, StoredWorldAlert>> {
   const found = new Map<string, StoredWorldAlert>();
   for (const chunk of chunksOf(keys, CHUNK_ROWS)) {
-    // Typed placeholders: PostgreSQL takes an untyped VALUES list for text.
-    const pairs = chunk.map(() => '(cast(? as integer), cast(? as integer))').join(', ');
-    const sql = `select ${SELECT_COLUMNS} from dependency_alerts where (repo_id, number) in (values ${pairs})`;
-    const rows = await runRepeated(trx, sql, chunk.flatMap((k) => [k.repo_id, k.number]));
+    const rows = await runRepeated(trx, ...byNumberQuery(trx, chunk));
     for (const row of rows) found.set(numberKeyOf({ repo_id: Number(row.repo_id), number: Number(row.number) }), row as StoredWorldAlert);
   }
   return found;
+}
+
+/**
+ * Dialect branch: PostgreSQL joins two arrays of keys, which it looks up in the unique index
+ * one by one (a list of row values it plans slowly, a VALUES table it hash-joins against a
+ * scan of the whole table); SQLite looks each row value of a list up in the index.
+ */
+function byNumberQuery(trx: Knex.Transaction, keys: readonly NumberKey[]): [string, unknown[]] {
+  if (trx.client.config.client === 'pg') {
+    const columns = SELECT_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ');
+    return [
+      `select ${columns} from dependency_alerts a join unnest(?::integer[], ?::integer[]) as k(repo_id, number) on a.repo_id = k.repo_id and a.number = k.number`,
+      [keys.map((k) => k.repo_id), keys.map((k) => k.number)],
+    ];
+  }
+  return [
+    `select ${SELECT_COLUMNS} from dependency_alerts where (repo_id, number) in (${keys.map(() => '(?, ?)').join(', ')})`,
+    keys.flatMap((k) => [k.repo_id, k.number]),
+  ];
 }
 
 /** Stored alerts by identity, keyed by `identityKeyOf`: the lowest-numbered one when several match. */
@@ -98,7 +114,8 @@ export async function insertAlerts(trx: Knex.Transaction, rows: readonly NewWorl
     // A plain VALUES list: knex compiles a multi-row SQLite insert to a compound SELECT, which
     // SQLite caps at 500 terms. RETURNING exists on both dialects (SQLite since 3.35).
     const sql = `insert into dependency_alerts (${INSERT_COLUMNS.join(', ')}) values ${chunk.map(() => tuple).join(', ')} returning id, repo_id, number`;
-    const bindings = chunk.flatMap((row) => INSERT_COLUMNS.map((c) => row[c] ?? null));
+    const bindings: unknown[] = [];
+    for (const row of chunk) for (const column of INSERT_COLUMNS) bindings.push(row[column] ?? null);
     // Ids are matched back by (repo_id, number), not by position: neither dialect promises RETURNING order.
     for (const row of await runRepeated(trx, sql, bindings)) ids.set(numberKeyOf({ repo_id: Number(row.repo_id), number: Number(row.number) }), Number(row.id));
   }

@@ -135,7 +135,7 @@ class AlertBatchWriter {
       }
       const createdAt = row.created_at ?? now;
       const number = row.number ?? (await this.nextNumber(row.repo_id));
-      inserts.push({ ...row, number, created_at: createdAt, updated_at: row.updated_at ?? createdAt });
+      inserts.push(Object.assign(row, { number, created_at: createdAt, updated_at: row.updated_at ?? createdAt }));
       if (assigneeIds.length > 0) assigneesOfNew.set(numberKeyOf({ repo_id: row.repo_id, number }), assigneeIds);
     }
 
