@@ -71,19 +71,30 @@ export function isConcurrentCreate(error: unknown): boolean {
  * million rows at once costs a fraction of updating it row by row. PostgreSQL keeps them:
  * dropping an index there locks the table against every reader until the load commits.
  */
-const BULK_CACHE_KIB = -64 * 1024;
-
 export async function deferIndexes(trx: Knex.Transaction, table: string, names: readonly string[]): Promise<() => Promise<void>> {
   if (trx.client.config.client === 'pg' || names.length === 0) return async () => undefined;
   const indexes: Array<{ name: string; sql: string }> = await trx('sqlite_master')
     .where({ type: 'index', tbl_name: table }).whereIn('name', [...names]).select('name', 'sql');
   for (const { name } of indexes) await trx.raw('drop index ??', [name]);
-  // A bulk load's pages do not fit SQLite's default 2 MB cache: every insert would read index
-  // pages back from the WAL. 64 MB for the load, then the connection's own setting again.
-  const [{ cache_size: cacheSize }] = await trx.raw('pragma cache_size');
-  await trx.raw(`pragma cache_size = ${BULK_CACHE_KIB}`);
   return async () => {
     for (const { sql } of indexes) await trx.raw(sql);
-    await trx.raw(`pragma cache_size = ${Number(cacheSize)}`);
   };
+}
+
+const BULK_CACHE_KIB = -64 * 1024;
+
+/**
+ * SQLite: a bulk load's pages do not fit the default 2 MB page cache, and every insert would
+ * read index pages back from the WAL; 64 MB while `work` runs, then the connection's own
+ * setting again, whatever happens. PostgreSQL's buffers are the server's.
+ */
+export async function withBulkCache<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T> {
+  if (trx.client.config.client === 'pg') return work();
+  const [{ cache_size: cacheSize }] = await trx.raw('pragma cache_size');
+  await trx.raw(`pragma cache_size = ${BULK_CACHE_KIB}`);
+  try {
+    return await work();
+  } finally {
+    await trx.raw(`pragma cache_size = ${Number(cacheSize)}`);
+  }
 }

@@ -1,3 +1,4 @@
+import { withBulkCache } from '../../database/dialect';
 import { nameKey } from '../accounts/accounts.store';
 import type { AdvisoryFacts, AlertsStore, WorldAlert } from '../dependency-alerts/alerts.store';
 import {
@@ -30,30 +31,32 @@ interface Resolved {
  * updates only for rows that differ, and the assignee sets of the whole batch.
  */
 export async function loadAlerts(ctx: SectionContext, source: WorldSource, store: AlertsStore, onProgress: (done: number) => void): Promise<void> {
-  const writer = new AlertBatchWriter(ctx, store, source.alertCount >= BULK_LOAD_ALERTS);
+  const isBulk = source.alertCount >= BULK_LOAD_ALERTS;
+  const writer = new AlertBatchWriter(ctx, store, isBulk);
   let done = 0;
   const advance = (count: number) => {
     const thousands = Math.floor((done + count) / 1000);
     if (thousands > Math.floor(done / 1000)) onProgress(thousands * 1000);
     done += count;
   };
-  // Numbered alerts first, so an unnumbered one never takes a number the file claims; the
-  // unnumbered ones are read again afterwards rather than held in memory.
-  let unnumbered = 0;
-  for await (const batch of source.alertBatches()) {
-    const numbered = (await parseBatch(source, batch)).filter((d) => d.alert.number !== undefined);
-    unnumbered += batch.values.length - numbered.length;
-    await writer.write(numbered);
-    advance(numbered.length);
-  }
-  if (unnumbered > 0) {
+  const writeAll = async (isNumbered: boolean) => {
+    let skipped = 0;
     for await (const batch of source.alertBatches()) {
-      const declared = (await parseBatch(source, batch)).filter((d) => d.alert.number === undefined);
+      const declared = (await parseBatch(source, batch)).filter((d) => (d.alert.number !== undefined) === isNumbered);
+      skipped += batch.values.length - declared.length;
       await writer.write(declared);
       advance(declared.length);
     }
-  }
-  await writer.finish();
+    return skipped;
+  };
+  const load = async () => {
+    // Numbered alerts first, so an unnumbered one never takes a number the file claims; the
+    // unnumbered ones are read again afterwards rather than held in memory.
+    const unnumbered = await writeAll(true);
+    if (unnumbered > 0) await writeAll(false);
+    await writer.finish();
+  };
+  await (isBulk ? withBulkCache(ctx.trx, load) : load());
 }
 
 /** Parses a batch; on a schema problem, throws the message a whole-world parse gives. */
