@@ -116,6 +116,21 @@ describe('a world with more alerts than one batch', () => {
   });
 });
 
+describe('text that array and list syntax would have to escape', () => {
+  it('is stored as declared', async () => {
+    const base = batchWorld('escape', 0);
+    const manifest = 'a "quoted", {braced} \\ NULL path/package.json';
+    const comment = 'it\'s "fine",\n{really}\\';
+    await services.world.load({ ...base, alerts: [{
+      repository: 'escape/one', number: 1, advisory: 'SVCSA-escape', package: { ecosystem: 'npm', name: 'left-pad' }, manifest_path: manifest,
+      state: 'dismissed', dismissed_at: '2026-02-02T00:00:00Z', dismissed_by: 'escape-owner', dismissed_reason: 'tolerable_risk', dismissed_comment: comment,
+    }] });
+    const row = await db.knex('dependency_alerts').where('repo_id', await repoId('escape', 'one')).first('manifest_path', 'dismissed_comment', 'has_patch');
+    expect(row).toMatchObject({ manifest_path: manifest, dismissed_comment: comment });
+    expect(Boolean(row.has_patch)).toBe(true);
+  });
+});
+
 describe('a world with enough alerts for a bulk insert', () => {
   /** SQLite's page cache of the connection (the load widens it while it runs). */
   const cacheSize = async () => (dialect === 'sqlite' ? (await db.knex.raw('pragma cache_size'))[0].cache_size : null);

@@ -106,20 +106,42 @@ export type NewWorldAlert = Omit<WorldAlert, 'number' | 'created_at' | 'updated_
 
 const INSERT_COLUMNS = [...WORLD_COLUMNS, 'number'] as const;
 
+// The PostgreSQL type of each inserted column, for the arrays it inserts from.
+const PG_TYPES: Partial<Record<(typeof INSERT_COLUMNS)[number], string>> = {
+  repo_id: 'integer', owner_id: 'integer', advisory_id: 'integer', dismissed_by_id: 'integer', number: 'integer',
+  epss_percentage: 'double precision', epss_sort: 'double precision', has_patch: 'boolean',
+};
+
 /** Inserts alerts with multi-row statements; answers their ids keyed by `numberKeyOf`. */
 export async function insertAlerts(trx: Knex.Transaction, rows: readonly NewWorldAlert[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  const tuple = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
   for (const chunk of chunksOf(rows, CHUNK_ROWS)) {
-    // A plain VALUES list: knex compiles a multi-row SQLite insert to a compound SELECT, which
-    // SQLite caps at 500 terms. RETURNING exists on both dialects (SQLite since 3.35).
-    const sql = `insert into dependency_alerts (${INSERT_COLUMNS.join(', ')}) values ${chunk.map(() => tuple).join(', ')} returning id, repo_id, number`;
-    const bindings: unknown[] = [];
-    for (const row of chunk) for (const column of INSERT_COLUMNS) bindings.push(row[column] ?? null);
     // Ids are matched back by (repo_id, number), not by position: neither dialect promises RETURNING order.
-    for (const row of await runRepeated(trx, sql, bindings)) ids.set(numberKeyOf({ repo_id: Number(row.repo_id), number: Number(row.number) }), Number(row.id));
+    for (const row of await runRepeated(trx, ...insertQuery(trx, chunk))) {
+      ids.set(numberKeyOf({ repo_id: Number(row.repo_id), number: Number(row.number) }), Number(row.id));
+    }
   }
   return ids;
+}
+
+/**
+ * Dialect branch: PostgreSQL inserts from one array per column (23 parameters, whatever the
+ * rows); SQLite from a VALUES list (knex would compile a compound SELECT, capped at 500 terms).
+ * RETURNING exists on both (SQLite since 3.35).
+ */
+function insertQuery(trx: Knex.Transaction, rows: readonly NewWorldAlert[]): [string, unknown[]] {
+  const into = `insert into dependency_alerts (${INSERT_COLUMNS.join(', ')})`;
+  if (trx.client.config.client === 'pg') {
+    const arrays = INSERT_COLUMNS.map((c) => `?::${PG_TYPES[c] ?? 'text'}[]`).join(', ');
+    return [
+      `${into} select * from unnest(${arrays}) returning id, repo_id, number`,
+      INSERT_COLUMNS.map((c) => rows.map((row) => row[c] ?? null)),
+    ];
+  }
+  const tuple = `(${INSERT_COLUMNS.map(() => '?').join(', ')})`;
+  const bindings: unknown[] = [];
+  for (const row of rows) for (const column of INSERT_COLUMNS) bindings.push(row[column] ?? null);
+  return [`${into} values ${rows.map(() => tuple).join(', ')} returning id, repo_id, number`, bindings];
 }
 
 /** Rewrites a stored alert as declared and bumps its version (every change is visible to ETags). */
