@@ -3,9 +3,11 @@ import type { Command } from 'commander';
 import { createServices } from '../composition';
 import type { LoadSummary } from '../modules/world/world.loader';
 import { withMigratedDatabase } from './database-option';
+import { openWorldFile } from './world-file';
 import { configFromOptions, environmentHelp, settingOption } from './setting-options';
 import type { Output } from './output';
 
+/** Reads a small world file whole (the bundled demo world). */
 export function readWorldFile(file: string): unknown {
   const text = fs.readFileSync(file, 'utf8');
   try {
@@ -38,9 +40,9 @@ Examples:
     .option('--replace', 'empty the database first')
     .action(async (file: string, options: { database?: string; replace?: boolean }) => {
       const config = configFromOptions(options);
-      const world = readWorldFile(file);
+      const world = await openWorldFile(file);
       await withMigratedDatabase(config, async (db) => {
-        const summary = await createServices(db).world.load(world, {
+        const summary = await createServices(db).world.loadSource(world, {
           replace: options.replace === true,
           onProgress: (message) => output.err(message),
         });

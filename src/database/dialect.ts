@@ -1,4 +1,5 @@
 // Every difference between SQLite and PostgreSQL that the code relies on is named here.
+import type { Knex } from 'knex';
 import { types as pgTypes } from 'pg';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -65,4 +66,38 @@ export function isConcurrentCreate(error: unknown): boolean {
   const { code, message, constraint } = (error ?? {}) as { code?: unknown; message?: unknown; constraint?: unknown };
   if (code === '42P07' || (code === '23505' && constraint === 'pg_type_typname_nsp_index')) return true;
   return code === 'SQLITE_ERROR' && typeof message === 'string' && /already exists/.test(message);
+}
+
+/**
+ * SQLite: drops the given indexes of a table for a bulk insert and answers how to create
+ * them again, in the same transaction (a rollback restores them). Building an index over a
+ * million rows at once costs a fraction of updating it row by row. PostgreSQL keeps them:
+ * dropping an index there locks the table against every reader until the load commits.
+ */
+export async function deferIndexes(trx: Knex.Transaction, table: string, names: readonly string[]): Promise<() => Promise<void>> {
+  if (trx.client.config.client === 'pg' || names.length === 0) return async () => undefined;
+  const indexes: Array<{ name: string; sql: string }> = await trx('sqlite_master')
+    .where({ type: 'index', tbl_name: table }).whereIn('name', [...names]).select('name', 'sql');
+  for (const { name } of indexes) await trx.raw('drop index ??', [name]);
+  return async () => {
+    for (const { sql } of indexes) await trx.raw(sql);
+  };
+}
+
+const BULK_CACHE_KIB = -64 * 1024;
+
+/**
+ * SQLite: a bulk load's pages do not fit the default 2 MB page cache, and every insert would
+ * read index pages back from the WAL; 64 MB while `work` runs, then the connection's own
+ * setting again, whatever happens. PostgreSQL's buffers are the server's.
+ */
+export async function withBulkCache<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T> {
+  if (trx.client.config.client === 'pg') return work();
+  const [{ cache_size: cacheSize }] = await trx.raw('pragma cache_size');
+  await trx.raw(`pragma cache_size = ${BULK_CACHE_KIB}`);
+  try {
+    return await work();
+  } finally {
+    await trx.raw(`pragma cache_size = ${Number(cacheSize)}`);
+  }
 }

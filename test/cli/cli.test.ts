@@ -7,6 +7,8 @@ import { createServices } from '../../src/composition';
 import { openDatabase } from '../../src/database/connection';
 import { migrations } from '../../db/migrations';
 import { WorldError } from '../../src/modules/world/world.loader';
+import { ALERT_BATCH_SIZE } from '../../src/modules/world/world.source';
+import { batchWorld } from '../helpers/batch-world';
 import { hashTables } from '../helpers/table-hash';
 import { createTestDatabase, dialect, type TestDatabase } from '../helpers/test-database';
 import { sharedDatabase } from '../helpers/instances';
@@ -140,6 +142,88 @@ describe('orgsec load', () => {
     fs.writeFileSync(file, '{ "users": [');
     const error = await orgsecFailing('load', file, '--database', db.url);
     expect(error.message).toContain(`${file} is not valid JSON`);
+  });
+});
+
+describe('orgsec load of a file it streams', () => {
+  /** Writes the world with its top-level keys in the given order. */
+  function writeWorld(name: string, world: Record<string, unknown>, order: string[]): string {
+    const file = path.join(tmpDir(), name);
+    fs.writeFileSync(file, `{${order.map((key) => `${JSON.stringify(key)}: ${JSON.stringify(world[key])}`).join(',\n')}}`);
+    return file;
+  }
+
+  /** The message loading the same world in-process gives (nothing is written either way). */
+  async function inProcessMessage(world: unknown): Promise<string> {
+    const error = await createServices(db).world.load(world).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(WorldError);
+    return (error as Error).message;
+  }
+
+  itSqlite('loads a file whose alerts come before the advisories, repositories and users they name; loading it again changes nothing', async () => {
+    const world = batchWorld('cli-order', 2 * ALERT_BATCH_SIZE + 100);
+    const file = writeWorld('reversed.json', world, ['alerts', 'advisories', 'repositories', 'organizations', 'users']);
+    const first = await orgsec('load', file, '--database', db.url);
+    expect(first.out).toEqual([`Loaded 2 users, 1 organizations, 3 repositories, 1 advisories, ${world.alerts.length} alerts.`]);
+    const stored = await db.knex('dependency_alerts as a').join('repositories as r', 'r.id', 'a.repo_id').join('accounts as o', 'o.id', 'r.owner_id')
+      .where('o.login', 'cli-order').count({ n: '*' }).first();
+    expect(Number(stored?.n)).toBe(world.alerts.length);
+    const before = await hashTables(db.knex);
+    await orgsec('load', file, '--database', db.url);
+    expect(await hashTables(db.knex)).toEqual(before);
+  });
+
+  itSqlite('of a file with a schema problem in a later batch of alerts rejects with the message of an in-process load, writing nothing', async () => {
+    const world = batchWorld('cli-schema', ALERT_BATCH_SIZE + 20);
+    const alerts: unknown[] = [...world.alerts];
+    alerts[ALERT_BATCH_SIZE + 10] = { ...(alerts[ALERT_BATCH_SIZE + 10] as object), relationship: 'cousin' };
+    const broken = { ...world, alerts };
+    const file = writeWorld('late-schema.json', broken, ['users', 'alerts', 'organizations', 'repositories', 'advisories']);
+    const before = await hashTables(db.knex);
+    const error = await orgsecFailing('load', file, '--database', db.url);
+    expect(error.message).toMatch(new RegExp(`^alerts\\[${ALERT_BATCH_SIZE + 10}\\]\\.relationship: `));
+    expect(error.message).toBe(await inProcessMessage(broken));
+    expect(await hashTables(db.knex)).toEqual(before);
+  });
+
+  itSqlite('of a file with a dangling reference in a later batch of alerts rejects naming the entry, writing nothing', async () => {
+    const world = batchWorld('cli-dangling', ALERT_BATCH_SIZE + 20);
+    const alerts = [...world.alerts];
+    alerts[ALERT_BATCH_SIZE + 12] = { ...alerts[ALERT_BATCH_SIZE + 12]!, repository: 'cli-dangling/missing' };
+    const file = writeWorld('late-dangling.json', { ...world, alerts }, ['alerts', 'users', 'organizations', 'repositories', 'advisories']);
+    const before = await hashTables(db.knex);
+    const error = await orgsecFailing('load', file, '--database', db.url);
+    expect(error).toBeInstanceOf(WorldError);
+    expect(error.message).toBe(`alerts[${ALERT_BATCH_SIZE + 12}] "cli-dangling/missing#${ALERT_BATCH_SIZE + 13}": repository "cli-dangling/missing" does not exist`);
+    expect(await hashTables(db.knex)).toEqual(before);
+  });
+
+  itSqlite('of a file whose alerts are not an array, or that is not an object, rejects as an in-process load does', async () => {
+    for (const [name, text, world] of [
+      ['alerts-number.json', '{"users": [{"login": "cli-shape"}], "alerts": 5}', { users: [{ login: 'cli-shape' }], alerts: 5 }],
+      ['array.json', '[{"login": "cli-shape"}]', [{ login: 'cli-shape' }]],
+    ] as const) {
+      const file = path.join(tmpDir(), name);
+      fs.writeFileSync(file, text);
+      const error = await orgsecFailing('load', file, '--database', db.url);
+      expect(error.message).toBe(await inProcessMessage(world));
+    }
+  });
+
+  itSqlite('of a file cut off inside its alerts rejects with the message JSON.parse gives', async () => {
+    const file = path.join(tmpDir(), 'cut.json');
+    const text = JSON.stringify(batchWorld('cli-cut', 50)).slice(0, -200);
+    fs.writeFileSync(file, text);
+    const error = await orgsecFailing('load', file, '--database', db.url);
+    const expected = (() => {
+      try {
+        JSON.parse(text);
+        return '';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(error.message).toBe(`${file} is not valid JSON: ${expected}`);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { lockForUpdate, toBoolean } from '../../database/dialect';
+import { lockForUpdate } from '../../database/dialect';
 import { encodeCursor, fetchKeysetPage, type KeysetColumn, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import type { AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertSort, AlertVisibility } from './alerts.types';
@@ -74,13 +74,6 @@ export interface WorldAlert extends AdvisoryFacts {
   dismissed_by_id: number | null;
   dismissed_reason: string | null;
   dismissed_comment: string | null;
-}
-
-/** Compares stored and declared values across drivers (0/1 booleans, numeric strings). */
-function normalized(value: unknown): unknown {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value === undefined) return null;
-  return value;
 }
 
 export class AlertsStore {
@@ -170,33 +163,6 @@ export class AlertsStore {
     };
   }
 
-  /**
-   * Creates or updates an alert a world file declares: by number when it gives one, else by
-   * what makes it the same alert (advisory, package, manifest), numbered next in its
-   * repository. An unchanged alert is not written, so reloading a world changes nothing.
-   */
-  async upsertFromWorld(db: Executor, alert: WorldAlert, nextNumber: () => Promise<number>, now: string): Promise<number> {
-    const key = alert.number !== undefined
-      ? { repo_id: alert.repo_id, number: alert.number }
-      : { repo_id: alert.repo_id, advisory_id: alert.advisory_id, ecosystem: alert.ecosystem, package_name: alert.package_name, manifest_path: alert.manifest_path };
-    const { number: _number, ...values } = alert;
-    const existing = await db('dependency_alerts').where(key).orderBy('number').first('id', ...Object.keys(values));
-    if (!existing) {
-      const createdAt = alert.created_at ?? now;
-      const [row] = await db('dependency_alerts')
-        .insert({ ...values, created_at: createdAt, updated_at: alert.updated_at ?? createdAt, number: alert.number ?? (await nextNumber()) })
-        .returning('id');
-      return Number(row.id ?? row);
-    }
-    // Times the file leaves out stay as stored.
-    const wanted: Record<string, unknown> = { ...values };
-    if (alert.created_at === undefined) wanted.created_at = existing.created_at;
-    if (alert.updated_at === undefined) wanted.updated_at = alert.created_at ?? existing.updated_at;
-    const differs = Object.entries(wanted).some(([k, v]) => normalized(existing[k]) !== normalized(v));
-    if (differs) await db('dependency_alerts').where('id', existing.id).update({ ...wanted, version: db.raw('version + 1') });
-    return Number(existing.id);
-  }
-
   async maxNumber(db: Executor, repoId: number): Promise<number> {
     const row = await db('dependency_alerts').where('repo_id', repoId).max({ max: 'number' }).first();
     return Number(row?.max ?? 0);
@@ -204,17 +170,22 @@ export class AlertsStore {
 
   /** After an advisory changed: its alerts' copies follow, and their versions move. */
   async refreshAdvisoryFacts(db: Executor, advisoryId: number): Promise<void> {
-    const alerts = await db('dependency_alerts').where('advisory_id', advisoryId)
-      .select('id', 'ecosystem', 'package_name', 'severity', 'classification', 'epss_percentage', 'epss_sort', 'has_patch');
-    for (const alert of alerts) {
-      const found = await this.advisoryFacts(db, advisoryId, alert.ecosystem, alert.package_name);
+    // One statement per package the advisory's alerts are on (not per alert): a reload of a
+    // world with a million alerts reads them once and writes none.
+    const packages = await db('dependency_alerts').where('advisory_id', advisoryId).distinct('ecosystem', 'package_name');
+    for (const { ecosystem, package_name: packageName } of packages) {
+      const found = await this.advisoryFacts(db, advisoryId, ecosystem, packageName);
       if (!found) continue;
       // Advisory-level facts always follow, even when the advisory no longer names the package.
       const { covered: _covered, ...facts } = found;
-      const same = facts.severity === alert.severity && facts.classification === alert.classification
-        && facts.epss_percentage === (alert.epss_percentage === null ? null : Number(alert.epss_percentage))
-        && facts.has_patch === toBoolean(alert.has_patch);
-      if (!same) await db('dependency_alerts').where('id', alert.id).update({ ...facts, version: db.raw('version + 1') });
+      await db('dependency_alerts')
+        .where({ advisory_id: advisoryId, ecosystem, package_name: packageName })
+        .where((differs) => differs
+          .whereNot('severity', facts.severity)
+          .orWhereNot('classification', facts.classification)
+          .orWhereRaw('epss_percentage is distinct from ?', [facts.epss_percentage])
+          .orWhereNot('has_patch', facts.has_patch))
+        .update({ ...facts, version: db.raw('version + 1') });
     }
   }
 }

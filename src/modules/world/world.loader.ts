@@ -11,9 +11,12 @@ import {
   loadEnterprises, loadOrganizations, loadRepositories, loadRoleAssignments, loadRoles, loadTeamRepositories, loadTeams, loadUsers,
   type SectionContext,
 } from './world.accounts';
-import { worldSchema, type World } from './world.schema';
-import { loadAdvisories, loadAlerts, loadAttestations, loadOidc, pruneEnterpriseInclusions } from './world.security';
+import { loadAlerts } from './world.alerts';
+import type { World } from './world.schema';
+import { loadAdvisories, loadAttestations, loadOidc, pruneEnterpriseInclusions } from './world.security';
+import { worldSourceOf, type WorldSource } from './world.source';
 import { References, WorldError, fail } from './world.support';
+import { WorldSchemaError, alertsSchemaError, parseSections } from './world.validation';
 
 export { WorldError };
 
@@ -46,51 +49,54 @@ const WORLD_TABLES = [
   'organization_members', 'organizations', 'enterprise_members', 'enterprises',
 ];
 
-/** Parses a world file: every problem named by its path, before anything is written. */
-export function parseWorld(input: unknown): World {
-  const result = worldSchema.safeParse(input);
-  if (result.success) return result.data;
-  const lines = result.error.issues.slice(0, 10).map((issue) => {
-    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-    const keys = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
-    return `${path || '(world)'}: ${keys}`;
-  });
-  throw new WorldError(lines.join('\n'));
-}
-
 /** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
 export class WorldLoader {
   constructor(
     private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore },
   ) {}
 
+  /** Loads a world given whole (in-process). */
   async load(input: unknown, options: LoadOptions = {}): Promise<LoadSummary> {
-    const world = parseWorld(input);
+    return this.loadSource(worldSourceOf(input), options);
+  }
+
+  /** Loads a world whose alerts arrive in batches (a streamed file): they are never all in memory. */
+  async loadSource(source: WorldSource, options: LoadOptions = {}): Promise<LoadSummary> {
+    const world = await parseSections(source);
     const progress = options.onProgress ?? (() => undefined);
     return withTransaction(this.deps.db, async (trx) => {
-      if (options.replace) {
-        for (const table of WORLD_TABLES) await trx(table).delete();
-        await trx('organization_roles').whereNotNull('org_id').delete();
-        await trx('accounts').delete();
+      let alertsParsed = false;
+      try {
+        if (options.replace) {
+          for (const table of WORLD_TABLES) await trx(table).delete();
+          await trx('organization_roles').whereNotNull('org_id').delete();
+          await trx('accounts').delete();
+        }
+        const ctx: SectionContext = {
+          trx, refs: new References(trx, this.deps.accounts), accounts: this.deps.accounts, roles: this.deps.roles, now: nowTimestamp(),
+        };
+        await loadUsers(ctx, world.users);
+        await loadEnterprises(ctx, world.enterprises);
+        await loadOrganizations(ctx, world.organizations);
+        await loadTeams(ctx, world.teams);
+        await loadRepositories(ctx, world.repositories);
+        await loadTeamRepositories(ctx, world.teams);
+        await loadRoles(ctx, world.organization_roles);
+        await loadRoleAssignments(ctx, world.role_assignments);
+        await loadAdvisories(ctx, world.advisories, this.deps.alerts);
+        await loadAlerts(ctx, source, this.deps.alerts, (done) => progress(`alerts: ${done}/${source.alertCount}`));
+        alertsParsed = true;
+        await loadAttestations(ctx, world.attestations, this.deps.attestations);
+        await loadOidc(ctx, world.oidc);
+        await pruneEnterpriseInclusions(trx);
+        const generatedTokens = await this.loadTokens(trx, world.tokens);
+        return { counts: countsOf(world, source.alertCount), generatedTokens };
+      } catch (error) {
+        // The alerts are parsed as they load, yet a schema problem in them outranks any other
+        // problem, as when the whole world was parsed before anything was written.
+        if (error instanceof WorldError && !(error instanceof WorldSchemaError) && !alertsParsed) throw (await alertsSchemaError(source)) ?? error;
+        throw error;
       }
-      const ctx: SectionContext = {
-        trx, refs: new References(trx, this.deps.accounts), accounts: this.deps.accounts, roles: this.deps.roles, now: nowTimestamp(),
-      };
-      await loadUsers(ctx, world.users);
-      await loadEnterprises(ctx, world.enterprises);
-      await loadOrganizations(ctx, world.organizations);
-      await loadTeams(ctx, world.teams);
-      await loadRepositories(ctx, world.repositories);
-      await loadTeamRepositories(ctx, world.teams);
-      await loadRoles(ctx, world.organization_roles);
-      await loadRoleAssignments(ctx, world.role_assignments);
-      await loadAdvisories(ctx, world.advisories, this.deps.alerts);
-      await loadAlerts(ctx, world.alerts, this.deps.alerts, (done) => progress(`alerts: ${done}/${world.alerts.length}`));
-      await loadAttestations(ctx, world.attestations, this.deps.attestations);
-      await loadOidc(ctx, world.oidc);
-      await pruneEnterpriseInclusions(trx);
-      const generatedTokens = await this.loadTokens(trx, world.tokens);
-      return { counts: countsOf(world), generatedTokens };
     });
   }
 
@@ -122,7 +128,7 @@ export class WorldLoader {
   }
 }
 
-function countsOf(world: World): Record<string, number> {
+function countsOf(world: World, alerts: number): Record<string, number> {
   const oidc = world.oidc;
   return {
     users: world.users.length,
@@ -133,7 +139,7 @@ function countsOf(world: World): Record<string, number> {
     organization_roles: world.organization_roles.length,
     role_assignments: world.role_assignments.length,
     advisories: world.advisories.length,
-    alerts: world.alerts.length,
+    alerts,
     attestations: world.attestations.length,
     oidc_settings:
       (oidc.enterprise_property_inclusions?.length ?? 0) + (oidc.organization_property_inclusions?.length ?? 0)

@@ -132,7 +132,7 @@ const advisorySchema = z.strictObject({
     .default([]),
 });
 
-const alertSchema = z
+export const alertSchema = z
   .strictObject({
     repository: repoRef,
     number: z.number().int().positive().optional(),
@@ -232,3 +232,4 @@ export const worldSchema = z.strictObject({
 });
 
 export type World = z.output<typeof worldSchema>;
+export type WorldAlertDeclaration = z.output<typeof alertSchema>;

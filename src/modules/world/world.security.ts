@@ -1,15 +1,14 @@
 import type { Knex } from 'knex';
-import { normalizeTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import { checkBundle } from '../attestations/attestation-bundle';
 import type { AttestationsStore } from '../attestations/attestations.store';
-import type { AdvisoryFacts, AlertsStore } from '../dependency-alerts/alerts.store';
+import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import { nameKey } from '../accounts/accounts.store';
 import type { SectionContext } from './world.accounts';
-import { fail, replaceSet } from './world.support';
+import { fail, replaceSet, storedTimestamp } from './world.support';
 import type { World } from './world.schema';
 
-const ts = (value: string | null | undefined): string | null => (value ? normalizeTimestamp(value)! : null);
+const ts = storedTimestamp;
 
 export async function loadAdvisories(ctx: SectionContext, advisories: World['advisories'], alerts: AlertsStore): Promise<void> {
   const { trx } = ctx;
@@ -44,63 +43,6 @@ export async function loadAdvisories(ctx: SectionContext, advisories: World['adv
     await replaceSet(trx, 'advisory_vulnerabilities', { advisory_id: Number(id) }, vulnerabilities,
       ['advisory_id', 'ecosystem', 'package_name', 'severity', 'vulnerable_version_range', 'first_patched_version']);
     await alerts.refreshAdvisoryFacts(trx, Number(id));
-  }
-}
-
-/**
- * Alerts are keyed by (repository, number); one given without a number is keyed by what
- * makes it the same alert, and numbered after every number the file or the database uses.
- */
-export async function loadAlerts(ctx: SectionContext, alerts: World['alerts'], store: AlertsStore, onProgress: (done: number) => void): Promise<void> {
-  const { trx, refs, now } = ctx;
-  const advisoryIds = new Map<string, number>();
-  const factsCache = new Map<string, (AdvisoryFacts & { covered: boolean }) | undefined>();
-  const nextNumber = new Map<number, number>();
-  // Numbered alerts first, so an unnumbered one never takes a number the file claims.
-  const ordered = [...alerts.entries()].sort(([, a], [, b]) => Number(a.number === undefined) - Number(b.number === undefined));
-  for (const [done, [i, a]] of ordered.entries()) {
-    const entry = `alerts[${i}] "${a.repository}${a.number ? `#${a.number}` : ''}"`;
-    const repo = await refs.repo(entry, a.repository);
-    let advisoryId = advisoryIds.get(a.advisory);
-    if (advisoryId === undefined) {
-      const row = await trx('advisories').where('svcsa_id', a.advisory).first('id');
-      if (!row) fail(entry, `advisory "${a.advisory}" does not exist`);
-      advisoryIds.set(a.advisory, (advisoryId = Number(row.id)));
-    }
-    const factsKey = `${advisoryId}\u0000${a.package.ecosystem}\u0000${a.package.name}`;
-    if (!factsCache.has(factsKey)) factsCache.set(factsKey, await store.advisoryFacts(trx, advisoryId, a.package.ecosystem, a.package.name));
-    const found = factsCache.get(factsKey);
-    if (!found?.covered) fail(entry, `advisory "${a.advisory}" has no vulnerability for ${a.package.ecosystem}/${a.package.name}`);
-    const { covered: _covered, ...facts } = found;
-    const alertId = await store.upsertFromWorld(trx, {
-      repo_id: repo.id,
-      owner_id: repo.ownerId,
-      number: a.number,
-      advisory_id: advisoryId,
-      ecosystem: a.package.ecosystem,
-      package_name: a.package.name,
-      manifest_path: a.manifest_path,
-      scope: a.scope,
-      relationship: a.relationship,
-      state: a.state,
-      created_at: ts(a.created_at) ?? undefined,
-      updated_at: ts(a.updated_at) ?? undefined,
-      fixed_at: ts(a.fixed_at),
-      auto_dismissed_at: ts(a.auto_dismissed_at),
-      dismissed_at: ts(a.dismissed_at),
-      dismissed_by_id: a.dismissed_by ? (await refs.user(entry, a.dismissed_by)).id : null,
-      dismissed_reason: a.dismissed_reason ?? null,
-      dismissed_comment: a.dismissed_comment ?? null,
-      ...facts,
-    }, async () => {
-      const next = nextNumber.get(repo.id) ?? (await store.maxNumber(trx, repo.id)) + 1;
-      nextNumber.set(repo.id, next + 1);
-      return next;
-    }, now);
-    const assignees = [];
-    for (const login of new Set(a.assignees.map(nameKey))) assignees.push({ user_id: (await refs.user(entry, login)).id });
-    await replaceSet(trx, 'dependency_alert_assignees', { alert_id: alertId }, assignees, ['alert_id', 'user_id']);
-    if ((done + 1) % 1000 === 0) onProgress(done + 1);
   }
 }
 

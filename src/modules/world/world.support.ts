@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { canonicalJson } from '../../shared/canonical-json';
 import { nameKey, type AccountsStore } from '../accounts/accounts.store';
+import { normalizeTimestamp } from '../../shared/time';
 import type { OrganizationRecord, RepositoryRecord, UserRecord } from '../accounts/accounts.types';
 
 /** A world file that cannot be loaded; the message names the entry. Nothing was written. */
@@ -38,6 +39,15 @@ export async function replaceSet(
 /** SQLite answers booleans as 0/1 and numbers as numbers; PostgreSQL as booleans. */
 function normalizeRow(row: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 1 : 0) : v]));
+}
+
+const STORED_FORM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/** A declared time in the stored form; null when the file gives none (validated: always parsable). */
+export function storedTimestamp(value: string | null | undefined): string | null {
+  if (!value) return null;
+  // Most files give times in the stored form already: a million of them need no Date.
+  return STORED_FORM.test(value) ? value : normalizeTimestamp(value)!;
 }
 
 export function booleanColumn(value: boolean | undefined): number | undefined {

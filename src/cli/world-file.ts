@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import { ALERT_BATCH_SIZE, worldSourceOf, type AlertBatch, type WorldSource } from '../modules/world/world.source';
+import { loadStreamJson, WorldTokenWalker, type StreamJson } from './world-tokens';
+
+// A world file is streamed, never read whole: a million alerts are ~300 MB of JSON.
+// Two passes: the first assembles every section but the alerts and counts them, the second
+// (run by the loader once the sections are written) hands the alerts over in batches. So the
+// alerts may come anywhere in the file, before or after the advisories and repositories.
+
+const CHUNK_BYTES = 64 * 1024;
+// A file stream-json refuses is read again with JSON.parse when this small, so its message
+// (and anything JSON.parse alone accepts) stays exactly as it was when files were read whole.
+const REREAD_BYTES = 64 * 1024 * 1024;
+
+/** Feeds the file's tokens to the walker a chunk at a time, pausing after each; stops once it needs no more. */
+async function* walk(file: string, streamJson: StreamJson, walker: WorldTokenWalker): AsyncGenerator<void> {
+  const tokenizer = streamJson.tokenizer();
+  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: CHUNK_BYTES });
+  try {
+    for await (const chunk of stream) {
+      for (const token of tokenizer.write(chunk as string)) walker.consume(token);
+      yield;
+      if (walker.hasAllAlerts) return;
+    }
+    for (const token of tokenizer.end()) walker.consume(token);
+    yield;
+  } finally {
+    stream.destroy();
+  }
+}
+
+function readWhole(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Opens a world file for the loader: its sections read, its alerts to be streamed. */
+export async function openWorldFile(file: string): Promise<WorldSource> {
+  const streamJson = await loadStreamJson();
+  const walker = new WorldTokenWalker(streamJson);
+  try {
+    for await (const _chunk of walk(file, streamJson, walker));
+    if (!walker.isDone) throw new Error('Unexpected end of JSON input');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== undefined) throw error;
+    if (fs.statSync(file).size <= REREAD_BYTES) return worldSourceOf(readWhole(file));
+    throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!walker.isObject) return worldSourceOf(walker.whole);
+  const occurrence = walker.alertsArrayOccurrence;
+  return {
+    sections: walker.sections,
+    alertCount: occurrence === 0 ? 0 : walker.alertCount,
+    alertBatches: () => streamAlerts(file, streamJson, occurrence),
+  };
+}
+
+/** The second pass: the alerts of the given "alerts" key, in batches, read as they are needed. */
+async function* streamAlerts(file: string, streamJson: StreamJson, occurrence: number): AsyncGenerator<AlertBatch> {
+  if (occurrence === 0) return;
+  let pending: unknown[] = [];
+  let start = 0;
+  const batches: AlertBatch[] = [];
+  const walker = new WorldTokenWalker(streamJson, {
+    occurrence,
+    take: (value) => {
+      pending.push(value);
+      if (pending.length === ALERT_BATCH_SIZE) {
+        batches.push({ start, values: pending });
+        start += pending.length;
+        pending = [];
+      }
+    },
+  });
+  // Each batch is loaded before more of the file is read.
+  for await (const _chunk of walk(file, streamJson, walker)) yield* batches.splice(0);
+  if (pending.length > 0) yield { start, values: pending };
+}

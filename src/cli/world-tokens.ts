@@ -1,0 +1,152 @@
+import { importEsm } from '../shared/import-esm';
+
+// stream-json's tokenizer and assembler, and a walker over a world file's tokens: every
+// top-level section but the alerts assembled whole, each alert handed over as it completes.
+
+export interface Token {
+  name: string;
+  value?: unknown;
+}
+
+interface Assembler {
+  consume(token: Token): unknown;
+  done: boolean;
+  current: unknown;
+}
+
+export interface StreamJson {
+  /** A tokenizer: text in, tokens out; `end` flushes. */
+  tokenizer(): { write(text: string): Token[]; end(): Token[] };
+  assembler(): Assembler;
+}
+
+export async function loadStreamJson(): Promise<StreamJson> {
+  // One after the other: jest's module linker loses track of a module two imports share.
+  const { jsonParser } = await importEsm('stream-json/core/parser.js');
+  const { Assembler } = await importEsm('stream-json/core/assembler.js');
+  const { none } = await importEsm('stream-chain/defs.js');
+  const tokensOf = (out: unknown): Token[] => (out === none ? [] : (out as { values: Token[] }).values);
+  return {
+    tokenizer() {
+      // Packed values only: a string or number arrives as one token.
+      const parse = jsonParser({ streamValues: false });
+      return { write: (text) => tokensOf(parse(text)), end: () => tokensOf(parse(none)) };
+    },
+    assembler: () => new Assembler(),
+  };
+}
+
+type Mode = 'start' | 'key' | 'value' | 'section' | 'alerts' | 'alert' | 'skip' | 'whole' | 'end';
+
+/**
+ * Follows the top level of a world file. With `onAlert`, hands over each alert of the
+ * `alertsOccurrence`-th "alerts" array (the last one counts, as with JSON.parse); without it,
+ * only counts them.
+ */
+export class WorldTokenWalker {
+  readonly sections: Record<string, unknown> = {};
+  /** The whole document, when it is not an object (the schema names the problem). */
+  whole: unknown;
+  isObject = false;
+  alertCount = 0;
+  alertsOccurrences = 0;
+  /** Which "alerts" key is an array that holds the alerts; 0 when the last one is not an array. */
+  alertsArrayOccurrence = 0;
+  private mode: Mode = 'start';
+  private key = '';
+  private skipDepth = 0;
+  private readonly asm: Assembler;
+
+  constructor(streamJson: StreamJson, private readonly onAlert?: { occurrence: number; take(value: unknown): void }) {
+    this.asm = streamJson.assembler();
+  }
+
+  get isDone(): boolean {
+    return this.mode === 'end';
+  }
+
+  /** True once the alerts wanted were all handed over: the rest of the file is not needed. */
+  get hasAllAlerts(): boolean {
+    return this.onAlert !== undefined && this.alertsOccurrences >= this.onAlert.occurrence && this.mode !== 'alerts' && this.mode !== 'alert';
+  }
+
+  consume(token: Token): void {
+    switch (this.mode) {
+      case 'start':
+        if (token.name === 'startObject') {
+          this.isObject = true;
+          this.mode = 'key';
+        } else this.assemble(token, 'whole');
+        return;
+      case 'whole':
+        this.assemble(token, 'whole');
+        return;
+      case 'key':
+        if (token.name === 'keyValue') {
+          this.key = String(token.value);
+          this.mode = 'value';
+        } else if (token.name === 'endObject') this.mode = 'end';
+        return;
+      case 'value':
+        if (this.key === 'alerts') this.alertsOccurrences++;
+        if (this.key === 'alerts' && token.name === 'startArray') {
+          delete this.sections.alerts;
+          this.alertCount = 0;
+          this.alertsArrayOccurrence = this.alertsOccurrences;
+          this.mode = 'alerts';
+          return;
+        }
+        if (this.key === 'alerts') this.alertsArrayOccurrence = 0;
+        this.assemble(token, 'section');
+        return;
+      case 'section':
+        this.assemble(token, 'section');
+        return;
+      case 'alerts':
+        if (token.name === 'endArray') {
+          this.mode = 'key';
+          return;
+        }
+        this.alertCount++;
+        if (this.isWanted()) this.assemble(token, 'alert');
+        else if (token.name === 'startObject' || token.name === 'startArray') {
+          this.skipDepth = 1;
+          this.mode = 'skip';
+        }
+        return;
+      case 'alert':
+        this.assemble(token, 'alert');
+        return;
+      case 'skip':
+        if (token.name === 'startObject' || token.name === 'startArray') this.skipDepth++;
+        else if ((token.name === 'endObject' || token.name === 'endArray') && --this.skipDepth === 0) this.mode = 'alerts';
+        return;
+      case 'end':
+        return;
+    }
+  }
+
+  private isWanted(): boolean {
+    return this.onAlert !== undefined && this.onAlert.occurrence === this.alertsOccurrences;
+  }
+
+  /** Feeds the assembler; a completed value goes where the mode says. */
+  private assemble(token: Token, mode: 'whole' | 'section' | 'alert'): void {
+    this.asm.consume(token);
+    if (!this.asm.done) {
+      this.mode = mode;
+      return;
+    }
+    const value = this.asm.current;
+    if (mode === 'whole') {
+      this.whole = value;
+      this.mode = 'end';
+    } else if (mode === 'section') {
+      this.sections[this.key] = value;
+      this.mode = 'key';
+    } else {
+      this.onAlert!.take(value);
+      this.mode = 'alerts';
+    }
+  }
+}
