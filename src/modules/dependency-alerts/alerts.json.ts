@@ -11,6 +11,18 @@ import type { AlertView } from './alerts.service';
 
 const q = JSON.stringify;
 const bytes = (text: string) => Buffer.from(text, 'utf8');
+/**
+ * Bytes kept in a cache get their own memory: a small Buffer.from is a slice of a shared
+ * 8 KiB slab, which a single kept slice would hold on to whole.
+ */
+function keptBytes(text: string): Buffer {
+  const kept = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+  kept.write(text, 'utf8');
+  return kept;
+}
+const VULNERABILITY_KEY = bytes(',"security_vulnerability":');
+const NULL = bytes('null');
+const END = bytes('}');
 const OPEN = bytes('[');
 const COMMA = bytes(',');
 const CLOSE = bytes(']');
@@ -30,9 +42,9 @@ export interface WriteOptions {
  */
 export class AlertJsonWriter {
   private readonly fragments = new VersionedCache<Buffer>({ maxSize: 16 * 2 ** 20, sizeOf: (json, key) => json.length + key.length });
-  // Counted at the alert's own bytes: the fragments are shared.
+  // Counted at the alert's own bytes (and what holding them costs): the fragments are shared.
   private readonly alerts = new VersionedCache<Buffer[]>({
-    maxSize: 24 * 2 ** 20, sizeOf: (parts) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length : 16), 64),
+    maxSize: 16 * 2 ** 20, sizeOf: (parts) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length + 96 : 16), 128),
   });
 
   page(base: string, views: readonly AlertView[], options: WriteOptions): Buffer {
@@ -64,7 +76,7 @@ export class AlertJsonWriter {
   private build(base: string, view: AlertView, { withRepository, world }: WriteOptions): Buffer[] {
     const { alert, repository } = view;
     const repoPath = `${repository.ownerLogin}/${repository.name}`;
-    const vulnerability = view.vulnerability === null ? bytes('null')
+    const vulnerability = view.vulnerability === null ? NULL
       : this.fragment(world, `v:${alert.advisoryId}:${alert.ecosystem}:${alert.packageName}`, () => q(serializeVulnerability(view.vulnerability!)));
     const head = `{"number":${alert.number},"state":${q(alert.state)},`
       + `"dependency":{"package":{"ecosystem":${q(alert.ecosystem)},"name":${q(alert.packageName)}},"manifest_path":${q(alert.manifestPath)},"scope":${q(alert.scope)},"relationship":${q(alert.relationship)}},`
@@ -78,11 +90,11 @@ export class AlertJsonWriter {
       + `"assignees":[${view.assignees.map((u) => this.user(world, base, u)).join(',')}]`
       + (withRepository ? ',"repository":' : '}');
     const parts = [
-      bytes(head), this.fragment(world, `a:${view.advisory.id}`, () => q(serializeAdvisory(view.advisory))),
-      bytes(',"security_vulnerability":'), vulnerability,
-      bytes(tail),
+      keptBytes(head), this.fragment(world, `a:${view.advisory.id}`, () => q(serializeAdvisory(view.advisory))),
+      VULNERABILITY_KEY, vulnerability,
+      keptBytes(tail),
     ];
-    if (withRepository) parts.push(this.fragment(world, `r:${base}:${repository.id}`, () => q(serializeRepositorySummary(base, repository))), bytes('}'));
+    if (withRepository) parts.push(this.fragment(world, `r:${base}:${repository.id}`, () => q(serializeRepositorySummary(base, repository))), END);
     return parts;
   }
 
@@ -95,7 +107,7 @@ export class AlertJsonWriter {
     if (world === undefined) return bytes(build());
     const hit = this.fragments.get(world, key);
     if (hit !== undefined) return hit;
-    const json = bytes(build());
+    const json = keptBytes(build());
     this.fragments.set(world, key, json);
     return json;
   }

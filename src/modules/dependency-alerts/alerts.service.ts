@@ -61,8 +61,8 @@ export class DependencyAlertsService {
     this.advisoryCache = new CachedBatch((db, ids) => deps.advisories.findByIds(db, ids), 5_000);
     this.repositoryCache = new CachedBatch((db, ids) => deps.accounts.findRepositoriesByIds(db, ids), 20_000);
     this.userCache = new CachedBatch(async (db, ids) => new Map((await deps.accounts.findAccountsByIds(db, ids)).map((u) => [u.id, u])), 20_000);
-    this.alertCache = new CachedBatch((db, ids) => deps.alerts.findByIds(db, ids), 50_000);
-    this.assigneeCache = new CachedBatch((db, ids) => deps.alerts.assigneeIds(db, ids), 50_000);
+    this.alertCache = new CachedBatch((db, ids) => deps.alerts.findByIds(db, ids), 20_000);
+    this.assigneeCache = new CachedBatch((db, ids) => deps.alerts.assigneeIds(db, ids), 20_000);
   }
 
   // Lists take the data versions the request read first, when it did: references then come
