@@ -19,9 +19,10 @@ export async function currentEtag(baseUrl: string): Promise<string> {
   return etag;
 }
 
-/** What a dashboard asks of GraphQL: every field of the REST page, for the same alerts. */
-export function dashboardQuery(first: number): string {
-  return `{ organization(login: "${BIG_ORG}") { dependencyAlerts(first: ${first}) { totalCount edges { cursor node {
+/** What a dashboard asks of GraphQL: every field of the REST page, for the same alerts (`$first` as a variable). */
+export function dashboardQuery(first: number | '$first'): string {
+  const head = first === '$first' ? 'query($first: Int!) ' : '';
+  return `${head}{ organization(login: "${BIG_ORG}") { dependencyAlerts(first: ${first}) { totalCount edges { cursor node {
   number state url htmlUrl createdAt updatedAt dismissedAt dismissedReason dismissedComment fixedAt autoDismissedAt
   dismissedBy { login } assignees { login url }
   dependency { package { ecosystem name } manifestPath scope relationship }

@@ -1,20 +1,12 @@
 import { BENCH_TOKEN, generateWorld } from '../../src/bench/generate-world';
+import { dashboardQuery } from '../../src/bench/scenarios';
 import { gql } from '../helpers/graphql';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
-// The benchmark's dashboard query (src/bench/index.ts), every field, costs the same number of
+// The benchmark's dashboard query (src/bench/scenarios.ts), every field, costs the same number of
 // SQL statements whatever its page size: each relation is loaded once per page, never per alert.
 
-const DASHBOARD = `query($first: Int!) { organization(login: "bench-org-0") { dependencyAlerts(first: $first) { totalCount edges { cursor node {
-  number state url htmlUrl createdAt updatedAt dismissedAt dismissedReason dismissedComment fixedAt autoDismissedAt
-  dismissedBy { login } assignees { login url }
-  dependency { package { ecosystem name } manifestPath scope relationship }
-  securityAdvisory { svcsaId cveId summary description severity classification cvss { vectorString score } epss { percentage percentile }
-    cwes { cweId name } identifiers { type value } references publishedAt updatedAt withdrawnAt
-    vulnerabilities { package { ecosystem name } severity vulnerableVersionRange firstPatchedVersion } }
-  securityVulnerability { package { ecosystem name } severity vulnerableVersionRange firstPatchedVersion }
-  repository { nameWithOwner isPrivate description url owner { ... on Organization { login url } } }
-} } } } }`;
+const DASHBOARD = dashboardQuery('$first');
 
 /**
  * The benchmark's world, smaller: 120 alerts in bench-org-0 over 20 repositories, about half
