@@ -15,6 +15,7 @@ import * as createDependencyAlerts from './20261122100900_create_dependency_aler
 import * as createAttestations from './20261122101000_create_attestations';
 import * as createRateLimitCounters from './20261123090000_create_rate_limit_counters';
 import * as createDataVersions from './20261123130000_create_data_versions';
+import * as widenAlertListIndexes from './20261123140000_widen_alert_list_indexes';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -35,6 +36,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261122101000_create_attestations', createAttestations],
   ['20261123090000_create_rate_limit_counters', createRateLimitCounters],
   ['20261123130000_create_data_versions', createDataVersions],
+  ['20261123140000_widen_alert_list_indexes', widenAlertListIndexes],
 ];
 
 /** A knex migration source over the list above. */

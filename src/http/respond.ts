@@ -1,21 +1,31 @@
+import crypto from 'node:crypto';
 import type { Response } from 'express';
-import { storeAnswer } from './response-cache';
+import { sendAnswer, storeAnswer, type CachedAnswer } from './response-cache';
 
-// JSON answers carry a weak ETag of their bytes (Express's own), so a client's If-None-Match
-// gets a 304; responses vary on the caller (reference.md "Conditional GETs").
+// JSON answers carry a weak ETag of their bytes, the one Express would give them, so a
+// client's If-None-Match gets a 304; responses vary on the caller (reference.md "Conditional GETs").
 
 export function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
 }
 
-/** Sends JSON already serialized (text or UTF-8 bytes); a 200 read is kept for the next identical request. */
-export function sendJsonText(res: Response, status: number, json: string | Buffer): void {
-  const body = typeof json === 'string' ? Buffer.from(json, 'utf8') : json;
-  const etagOf = res.app.get('etag fn') as (body: Buffer) => string;
-  res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('ETag', etagOf(body));
-  if (status === 200) storeAnswer(res.req, res, body);
-  res.send(body);
+/**
+ * Sends JSON already serialized: text, UTF-8 bytes, or bytes in parts (written as they are,
+ * never joined). A 200 read is kept for the next identical request.
+ */
+export function sendJsonText(res: Response, status: number, json: string | Buffer | readonly Buffer[]): void {
+  const parts = typeof json === 'string' ? [Buffer.from(json, 'utf8')] : Buffer.isBuffer(json) ? [json] : json;
+  const answer: CachedAnswer = { parts, length: 0, headers: [], route: null };
+  const hash = crypto.createHash('sha1');
+  for (const part of parts) {
+    hash.update(part);
+    answer.length += part.length;
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  // The `etag` package's weak form, as Express computes it: length in hex and 27 base64 digits of SHA-1.
+  res.setHeader('ETag', `W/"${answer.length.toString(16)}-${hash.digest('base64').substring(0, 27)}"`);
+  if (status === 200) storeAnswer(res.req, res, answer);
+  sendAnswer(res, status, answer);
 }
 
 export function sendEmpty(res: Response, status: 201 | 204): void {

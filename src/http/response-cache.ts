@@ -7,9 +7,10 @@ import { SUPPORTED_API_VERSIONS } from './api-version';
 import { originOf } from './api-base';
 import { routeTemplate } from './request-log';
 
-/** A finished 200 answer: its bytes, the headers built with them, and the route that built it. */
+/** A finished answer: its bytes (in parts, often shared with other answers), the headers built with them, and the route that built it. */
 export interface CachedAnswer {
-  body: Buffer;
+  parts: readonly Buffer[];
+  length: number;
   /** Every header the answer carried, in order, but those that belong to one request. */
   headers: ReadonlyArray<readonly [name: string, value: string | number | readonly string[]]>;
   route: string | null;
@@ -31,7 +32,7 @@ export class ResponseCache {
   private urlsVersion = -1;
 
   constructor(maxBytes: number) {
-    this.answers = maxBytes > 0 ? new VersionedCache<CachedAnswer>({ maxSize: maxBytes, sizeOf: (a, key) => a.body.length + key.length }) : undefined;
+    this.answers = maxBytes > 0 ? new VersionedCache<CachedAnswer>({ maxSize: maxBytes, sizeOf: (a, key) => a.length + key.length }) : undefined;
   }
 
   get enabled(): boolean {
@@ -65,10 +66,29 @@ function cacheKey(principal: Principal | undefined, apiBase: string, originalUrl
   return `${caller}\n${apiBase}\n${originalUrl}`;
 }
 
-/** Sends a kept answer with the headers it was built with (a 304 when the request's ETag matches). */
-export function sendAnswer(res: Response, answer: CachedAnswer): void {
+/**
+ * Sends an answer with the headers it was built with, as Express's res.send would: a 304
+ * without body or content headers when the request's ETag matches (req.fresh), headers only
+ * for HEAD. The parts go to the socket corked, as one write.
+ */
+export function sendAnswer(res: Response, status: number, answer: CachedAnswer): void {
   for (const [name, value] of answer.headers) res.setHeader(name, value);
-  res.status(200).send(answer.body);
+  res.status(status);
+  if (res.req.fresh) {
+    res.status(304).removeHeader('Content-Type');
+    res.removeHeader('Content-Length');
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Length', answer.length);
+  if (res.req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  res.cork();
+  for (const part of answer.parts) res.write(part);
+  res.end();
+  res.uncork();
 }
 
 /**
@@ -81,18 +101,18 @@ export function answerFromCache(cache: ResponseCache): RequestHandler {
     if (!cache.enabled || !versions || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
     const key = cacheKey(res.locals.principal, res.locals.apiBase ?? '', req.originalUrl);
     const answer = cache.get(versions.data, key);
-    if (answer) return sendAnswer(res, answer);
+    if (answer) return sendAnswer(res, 200, answer);
     res.locals.responseCacheSlot = { cache, version: versions.data, key };
     next();
   };
 }
 
 /** Stores a 200 answer, with the headers it carries now, where `answerFromCache` asked for it. */
-export function storeAnswer(req: Request, res: Response, body: Buffer): void {
+export function storeAnswer(req: Request, res: Response, answer: CachedAnswer): void {
   const slot = res.locals.responseCacheSlot;
   if (!slot) return;
   const headers = res.getHeaderNames().filter((name) => !PER_REQUEST_HEADERS.test(name)).map((name) => [name, res.getHeader(name)!] as const);
-  slot.cache.set(slot.version, slot.key, { body, headers: headers as CachedAnswer['headers'], route: routeTemplate(req) });
+  slot.cache.set(slot.version, slot.key, { ...answer, headers: headers as CachedAnswer['headers'], route: routeTemplate(req) });
 }
 
 const API_V3 = '/api/v3';
@@ -131,6 +151,6 @@ export function repeatedReads(deps: { cache: ResponseCache; versions: DataVersio
     if (!answer) return next();
     res.locals.principal = principal;
     if (answer.route !== null) res.locals.routeTemplate = answer.route;
-    sendAnswer(res, answer);
+    sendAnswer(res, 200, answer);
   };
 }

@@ -42,7 +42,7 @@ it.each([
   ['http://127.0.0.1:3000', true], ['http://127.0.0.1:3000', false], ['https://orgsec.example/api/v3', true], ['https://orgsec.example/api/v3', false],
 ])('writes every alert as JSON.stringify(serializeAlert(…)) does (base %s, repository %s)', (base, withRepository) => {
   const writer = new AlertJsonWriter();
-  const text = (...args: Parameters<AlertJsonWriter['page']>) => writer.page(...args).toString('utf8');
+  const text = (...args: Parameters<AlertJsonWriter['page']>) => Buffer.concat(writer.page(...args)).toString('utf8');
   const expected = JSON.stringify(views.map((view) => serializeAlert(base, view, { withRepository })));
   expect(text(base, views, { withRepository })).toBe(expected);
   expect(text(base, views, { withRepository, world: 1 })).toBe(expected); // fragments built

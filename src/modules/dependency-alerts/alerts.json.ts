@@ -7,7 +7,7 @@ import type { AlertView } from './alerts.service';
 // Alert pages written as JSON bytes, exactly what JSON.stringify(serializeAlert(…)) gives
 // (test/integration/alerts-json.test.ts holds them to that), from parts kept per version:
 // most of a page is the same advisories, repositories and users again and again. A page is
-// one Buffer.concat of the parts: copying bytes, no string building or flattening.
+// the list of its parts, written to the socket as they are: no string building, no copy.
 
 const q = JSON.stringify;
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -47,19 +47,19 @@ export class AlertJsonWriter {
     maxSize: 16 * 2 ** 20, sizeOf: (parts) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length + 96 : 16), 128),
   });
 
-  page(base: string, views: readonly AlertView[], options: WriteOptions): Buffer {
-    if (views.length === 0) return EMPTY;
+  page(base: string, views: readonly AlertView[], options: WriteOptions): Buffer[] {
+    if (views.length === 0) return [EMPTY];
     const parts: Buffer[] = [OPEN];
     for (const [i, view] of views.entries()) {
       if (i > 0) parts.push(COMMA);
       parts.push(...this.alertParts(base, view, options));
     }
     parts.push(CLOSE);
-    return Buffer.concat(parts);
+    return parts;
   }
 
-  alert(base: string, view: AlertView, options: WriteOptions): Buffer {
-    return Buffer.concat(this.alertParts(base, view, options));
+  alert(base: string, view: AlertView, options: WriteOptions): Buffer[] {
+    return this.alertParts(base, view, options);
   }
 
   /** Own bytes at even positions, shared fragments at odd ones. */
