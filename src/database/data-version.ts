@@ -20,21 +20,37 @@ interface PreparedConnection {
 
 /**
  * Reads the counters once per request. On SQLite it runs one prepared statement on the
- * pool's connection, skipping the query builder (a request answered from cache costs
- * little else); it still announces itself through knex's query events, so statement
- * counts and metrics see every statement.
+ * pool's connection, skipping the query builder and, when the connection is idle, the pool
+ * (a request answered from cache costs little else); it still announces itself through
+ * knex's query events, so statement counts and metrics see every statement.
  */
 export class DataVersionReader {
   private readonly statements = new WeakMap<object, { get(): unknown }>();
+  /** Names this reader's query events apart from any other's (knex's own ids are UUIDs). */
+  private readonly id = crypto.randomUUID();
+  private reads = 0;
 
   constructor(private readonly database: Database) {}
 
   async read(): Promise<DataVersions> {
     const { knex, dialect } = this.database;
     if (dialect === 'postgres') return toVersions(await knex('data_versions').where('id', 1).first('data', 'world'));
-    const client = knex.client as { acquireConnection(): Promise<PreparedConnection>; releaseConnection(c: PreparedConnection): Promise<void> };
+    const client = knex.client as SqliteClient;
+    // The one connection, when nobody holds it (so no transaction is open on it): read at
+    // once, synchronously, so nobody can take it in between. Otherwise wait for it.
+    const idle = client.pool && client.pool.numUsed() === 0 ? client.pool.free[0]?.resource : undefined;
+    if (idle) return this.readOn(idle);
     const connection = await client.acquireConnection();
-    const event = { __knexQueryUid: crypto.randomUUID(), method: 'first', sql: SQL, bindings: [] };
+    try {
+      return this.readOn(connection);
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  }
+
+  private readOn(connection: PreparedConnection): DataVersions {
+    const { knex } = this.database;
+    const event = { __knexQueryUid: `${this.id}-${++this.reads}`, method: 'first', sql: SQL, bindings: [] };
     knex.emit('query', event);
     try {
       let statement = this.statements.get(connection);
@@ -45,10 +61,15 @@ export class DataVersionReader {
     } catch (error) {
       knex.emit('query-error', error, event);
       throw error;
-    } finally {
-      await client.releaseConnection(connection);
     }
   }
+}
+
+/** What this module uses of knex's SQLite client and its pool (tarn). */
+interface SqliteClient {
+  acquireConnection(): Promise<PreparedConnection>;
+  releaseConnection(connection: PreparedConnection): Promise<void>;
+  pool?: { numUsed(): number; free: Array<{ resource: PreparedConnection }> };
 }
 
 function toVersions(row: unknown): DataVersions {

@@ -41,6 +41,8 @@ export function requestLog(logger: Logger): RequestHandler {
     const incoming = req.get('x-request-id');
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     res.setHeader('x-request-id', requestId);
+    // Below the info level nothing is written: no listener, no line built.
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       const route = routeTemplate(req);
