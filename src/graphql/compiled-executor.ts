@@ -1,6 +1,6 @@
 import { GraphQLError, Kind, execute, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { BoundedCache } from './bounded-cache';
+import { LRUCache } from 'lru-cache';
 import type { GatewayExecutor } from './executor-gateway';
 
 // graphql-jit turns an operation into a JavaScript function once, so the dashboard query
@@ -15,16 +15,18 @@ export const COMPILED_OPERATIONS = 500;
 type Plan = CompiledQuery | null;
 
 export function compiledExecutor(schema: GraphQLSchema, capacity = COMPILED_OPERATIONS): GatewayExecutor {
-  const plans = new BoundedCache<string, Plan>(capacity);
+  // Boxed: lru-cache keeps no null values, and null is a plan (run on graphql-js).
+  const plans = new LRUCache<string, { plan: Plan }>({ max: capacity });
   return async ({ document, operation, request, context, queryHash }) => {
     const operationName = request.operationName ?? undefined;
     // The hash of the query text names the document; one document may hold several operations.
     const key = `${queryHash}\n${operationName ?? ''}`;
-    let plan = plans.get(key);
-    if (plan === undefined) {
-      plan = planFor(schema, document, operation, operationName);
-      plans.set(key, plan);
+    let known = plans.get(key);
+    if (known === undefined) {
+      known = { plan: planFor(schema, document, operation, operationName) };
+      plans.set(key, known);
     }
+    const { plan } = known;
     const runOnGraphQLJs = () => execute({ schema, document, contextValue: context, variableValues: request.variables, operationName });
     if (plan === null) return runOnGraphQLJs();
     const result = await plan.query(undefined, context, request.variables);

@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import depthLimit from 'graphql-depth-limit';
 import { GraphQLError, Kind, getNamedType, type DocumentNode, type GraphQLSchema, type SelectionNode, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
-import { BoundedCache } from './bounded-cache';
+import { LRUCache } from 'lru-cache';
 import { DEFAULT_PAGE_SIZE } from './relay';
 
 // Abuse limits, each refused with its own message before anything runs.
@@ -96,7 +96,7 @@ const MAX_COST_KEY_VARIABLES = 1024;
  * dashboard asking the same thing again is not estimated again.
  */
 export function complexityLimit(schema: GraphQLSchema): ApolloServerPlugin {
-  const costs = new BoundedCache<string, number>(KNOWN_COSTS);
+  const costs = new LRUCache<string, number>({ max: KNOWN_COSTS });
   return {
     async requestDidStart() {
       return {

@@ -15,10 +15,10 @@ const QUERY_TOKEN_KEYS = ['access_token', 'token'];
 export function identify(authenticator: Authenticator, versions: DataVersionReader): RequestHandler {
   return async (req, res, next) => {
     // Read first: what this request reads from memory must belong to this version or a later one.
-    // (The repeated-read lane may have read it already, for this same request.)
+    // (The repeated-read lane may have read it, and identified the caller, for this same request.)
     res.locals.versions ??= await versions.read();
     try {
-      res.locals.principal = await authenticator.authenticate(req.get('authorization'), res.locals.versions.data);
+      res.locals.principal ??= await authenticator.authenticate(req.get('authorization'), res.locals.versions.data);
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
       res.locals.principal = ANONYMOUS;

@@ -147,9 +147,10 @@ export function repeatedReads(deps: { cache: ResponseCache; versions: DataVersio
     } catch {
       return next(); // the whole chain refuses it, after counting it
     }
+    // Left for `identify`, which then does not authenticate again.
+    res.locals.principal = principal;
     const answer = cache.get(versions.data, cacheKey(principal, apiBase, req.originalUrl));
     if (!answer) return next();
-    res.locals.principal = principal;
     if (answer.route !== null) res.locals.routeTemplate = answer.route;
     sendAnswer(res, 200, answer);
   };

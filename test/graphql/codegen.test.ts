@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, print, printSchema } from 'graphql';
 import ts from 'typescript';
-import { importEsm } from '../helpers/import-esm';
+import { importEsm } from '../../src/shared/import-esm';
 import { linksOf, pathOf } from '../helpers/links';
 import { DEMO_OWNER_TOKEN, demoWorld } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';

@@ -1,5 +1,5 @@
 import { API_VERSION } from '../../src/http/api-version';
-import { importEsm } from './import-esm';
+import { importEsm } from '../../src/shared/import-esm';
 
 // Octokit ships only as ES modules: loaded through importEsm.
 
