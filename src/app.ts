@@ -1,4 +1,5 @@
-import express, { Router, type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { Router } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
 import { evaluateIfNoneMatchAsOrigin } from './http/conditional';
@@ -7,7 +8,8 @@ import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/er
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
-import { answerFromCache, repeatedReads } from './http/response-cache';
+import { answerFromCache } from './http/response-cache';
+import { withKeptReadsFirst } from './http/kept-reads';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
@@ -34,8 +36,11 @@ export interface AppOptions {
   graphqlExplorer?: boolean;
 }
 
-/** Express app with the REST API, GraphQL, health check and one error middleware (no listen). */
-export async function createApp({ services, logger, trustProxy = false, graphqlExplorer = true }: AppOptions): Promise<Express> {
+/**
+ * The HTTP request listener (no listen): the Express app with the REST API, GraphQL, health
+ * check and one error middleware, behind the lane that answers repeated reads.
+ */
+export async function createApp({ services, logger, trustProxy = false, graphqlExplorer = true }: AppOptions): Promise<RequestListener> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy);
@@ -49,10 +54,6 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use(healthRoutes(services.database));
   app.get('/metrics', metrics.serve);
   app.use(metrics.countRequests);
-  // A read answered before, for the same caller and data: answered again before routing.
-  app.use(repeatedReads({
-    cache: services.responseCache, versions: services.versions, authenticator: services.authenticator, rateLimited: services.rateLimiter !== undefined,
-  }));
   // /openapi.json and /docs (no token, not rate limited), also under /api/v3 where documentation_url points.
   const openApi = openApiRoutes();
   app.use('/api/v3', openApi);
@@ -92,5 +93,9 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use('/api/v3', api);
   app.use(api);
   app.use(errorMiddleware(logger));
-  return app;
+  // A read answered before, for the same caller and data: answered again before routing.
+  return withKeptReadsFirst(app, {
+    cache: services.responseCache, versions: services.versions, authenticator: services.authenticator, rateLimited: services.rateLimiter !== undefined,
+    logger, countRequest: metrics.countRequest,
+  });
 }

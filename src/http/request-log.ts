@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger';
 import type { Principal } from '../auth/principal';
 
@@ -38,24 +38,29 @@ function principalId(principal: Principal | undefined): string {
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get('x-request-id');
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-    res.setHeader('x-request-id', requestId);
-    // Below the info level nothing is written: no listener, no line built.
-    if (!logger.isLevelEnabled('info')) return next();
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const route = routeTemplate(req);
-      logger.info({
-        requestId,
-        method: req.method,
-        route,
-        url: redactedUrl(req.originalUrl),
-        status: res.statusCode,
-        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-        principal: principalId(res.locals.principal),
-      }, 'request');
-    });
+    logRequest(logger, req, res);
     next();
   };
+}
+
+/** Starts the log of one request (also for answers given before Express routes them). */
+export function logRequest(logger: Logger, req: Request, res: Response): void {
+  const incoming = req.get('x-request-id');
+  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+  res.setHeader('x-request-id', requestId);
+  // Below the info level nothing is written: no listener, no line built.
+  if (!logger.isLevelEnabled('info')) return;
+  const started = process.hrtime.bigint();
+  res.once('finish', () => {
+    const route = routeTemplate(req);
+    logger.info({
+      requestId,
+      method: req.method,
+      route,
+      url: redactedUrl(req.originalUrl),
+      status: res.statusCode,
+      durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      principal: principalId(res.locals.principal),
+    }, 'request');
+  });
 }

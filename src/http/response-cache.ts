@@ -1,10 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { VersionedCache } from '../cache/versioned-cache';
-import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
-import type { DataVersionReader } from '../database/data-version';
-import { SUPPORTED_API_VERSIONS } from './api-version';
-import { originOf } from './api-base';
 import { routeTemplate } from './request-log';
 
 /** A finished answer: its bytes (in parts, often shared with other answers), the headers built with them, and the route that built it. */
@@ -39,8 +35,15 @@ export class ResponseCache {
     return this.answers !== undefined;
   }
 
+  /**
+   * The answer kept under `key`. One asked for again is joined into one buffer first: its
+   * parts were shared with the answers it was built beside, and a polling client is best
+   * served by a single write, as a static file would be.
+   */
   get(version: number, key: string): CachedAnswer | undefined {
-    return this.answers?.get(version, key);
+    const answer = this.answers?.get(version, key);
+    if (answer && answer.parts.length > 1) answer.parts = [Buffer.concat(answer.parts, answer.length)];
+    return answer;
   }
 
   set(version: number, key: string, answer: CachedAnswer): void {
@@ -61,7 +64,7 @@ export class ResponseCache {
 
 const urlOf = (key: string) => key.slice(key.indexOf('\n') + 1);
 
-function cacheKey(principal: Principal | undefined, apiBase: string, originalUrl: string): string {
+export function cacheKey(principal: Principal | undefined, apiBase: string, originalUrl: string): string {
   const caller = !principal || principal.kind === 'anonymous' ? 'anonymous' : `token:${principal.tokenId}`;
   return `${caller}\n${apiBase}\n${originalUrl}`;
 }
@@ -113,45 +116,4 @@ export function storeAnswer(req: Request, res: Response, answer: CachedAnswer): 
   if (!slot) return;
   const headers = res.getHeaderNames().filter((name) => !PER_REQUEST_HEADERS.test(name)).map((name) => [name, res.getHeader(name)!] as const);
   slot.cache.set(slot.version, slot.key, { ...answer, headers: headers as CachedAnswer['headers'], route: routeTemplate(req) });
-}
-
-const API_V3 = '/api/v3';
-
-/**
- * The repeated-read lane, before Express routes anything: a GET whose answer this caller
- * was given under the current data version gets it again at once, without the ~40 layers
- * of routing and middleware in between (they would only set the headers kept with it).
- * Anything else, or anything it cannot tell, goes the whole way: requests counted against
- * rate limits (which must be counted in the database), other API versions, bad
- * credentials, bad hosts. It reads the data version and the caller the way the whole
- * chain would, and leaves both for it.
- */
-export function repeatedReads(deps: { cache: ResponseCache; versions: DataVersionReader; authenticator: Authenticator; rateLimited: boolean }): RequestHandler {
-  const supported = new Set<string>(SUPPORTED_API_VERSIONS);
-  return async (req, res, next) => {
-    const { cache } = deps;
-    if (req.method !== 'GET' || !cache.enabled || deps.rateLimited) return next();
-    // A body, even on a GET, is parsed (and may be refused) on the way: only bodiless requests take the lane.
-    if (req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0') return next();
-    const requested = req.get('X-Service-Api-Version');
-    if (requested !== undefined && !supported.has(requested.trim())) return next();
-    const origin = originOf(req);
-    if (origin === undefined) return next();
-    const apiBase = req.path.startsWith(`${API_V3}/`) ? `${origin}${API_V3}` : origin;
-    if (!cache.mayHold(`${apiBase}\n${req.originalUrl}`)) return next();
-    const versions = await deps.versions.read();
-    res.locals.versions = versions;
-    let principal: Principal;
-    try {
-      principal = await deps.authenticator.authenticate(req.get('authorization'), versions.data);
-    } catch {
-      return next(); // the whole chain refuses it, after counting it
-    }
-    // Left for `identify`, which then does not authenticate again.
-    res.locals.principal = principal;
-    const answer = cache.get(versions.data, cacheKey(principal, apiBase, req.originalUrl));
-    if (!answer) return next();
-    if (answer.route !== null) res.locals.routeTemplate = answer.route;
-    sendAnswer(res, 200, answer);
-  };
 }

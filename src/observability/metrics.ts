@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Database } from '../database/connection';
 import { routeTemplate } from '../http/request-log';
@@ -13,6 +13,8 @@ const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export interface Metrics {
   /** Counts and times every request that passes it, labelled by method, route template and status. */
   countRequests: RequestHandler;
+  /** Counts and times one request (also one answered before Express routes it). */
+  countRequest: (req: Request, res: Response) => void;
   /** GET /metrics: the Prometheus text exposition of the registry. */
   serve: RequestHandler;
   graphql: GraphQLMetrics;
@@ -38,17 +40,20 @@ export function createMetrics(database: Database, { routelessMounts }: MetricsOp
   });
   instrumentDatabase(database, registry, SECONDS_BUCKETS);
 
-  const routeOf = (req: Parameters<RequestHandler>[0]): string => {
+  const routeOf = (req: Request): string => {
     if (req.route || req.res?.locals.routeTemplate) return routeTemplate(req) ?? UNMATCHED_ROUTE;
     return routelessMounts.includes(req.baseUrl) ? req.baseUrl : UNMATCHED_ROUTE;
   };
-  const countRequests: RequestHandler = (req, res, next) => {
+  const countRequest = (req: Request, res: Response): void => {
     const stopTimer = durations.startTimer();
     res.once('finish', () => {
       const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
       requests.inc(labels);
       stopTimer(labels);
     });
+  };
+  const countRequests: RequestHandler = (req, res, next) => {
+    countRequest(req, res);
     next();
   };
   const serve: RequestHandler = async (_req, res, next) => {
@@ -59,5 +64,5 @@ export function createMetrics(database: Database, { routelessMounts }: MetricsOp
       next(error);
     }
   };
-  return { countRequests, serve, graphql: graphqlMetricsPlugin(registry, SECONDS_BUCKETS) };
+  return { countRequests, countRequest, serve, graphql: graphqlMetricsPlugin(registry, SECONDS_BUCKETS) };
 }

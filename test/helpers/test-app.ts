@@ -1,6 +1,5 @@
-import http, { type Server } from 'node:http';
+import http, { type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../../src/app';
@@ -13,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from './test-database';
 export interface TestApp {
   db: TestDatabase;
   services: Services;
-  app: Express;
+  app: RequestListener;
   /** The listening server's origin, for clients other than supertest (e.g. Octokit). */
   url: string;
   /** supertest over the real Express app (real HTTP on an ephemeral port). */

@@ -1,0 +1,89 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Express, Request, Response } from 'express';
+import type { Authenticator } from '../auth/authenticator';
+import type { Principal } from '../auth/principal';
+import type { DataVersionReader } from '../database/data-version';
+import type { Logger } from '../logger';
+import { SUPPORTED_API_VERSIONS } from './api-version';
+import { originOf } from './api-base';
+import { logRequest } from './request-log';
+import { cacheKey, sendAnswer, type ResponseCache } from './response-cache';
+
+export interface KeptReadsDeps {
+  cache: ResponseCache;
+  versions: DataVersionReader;
+  authenticator: Authenticator;
+  /** Requests counted against rate limits must be counted in the database: the lane stays shut. */
+  rateLimited: boolean;
+  logger: Logger;
+  countRequest: (req: Request, res: Response) => void;
+}
+
+const API_V3 = '/api/v3';
+
+/**
+ * The repeated-read lane, ahead of Express's router: a GET whose answer this caller was
+ * given under the current data version gets it again at once, logged and counted under the
+ * route that built it, without the ~40 layers of routing and middleware that would only
+ * set the headers kept with it. Anything else, or anything it cannot tell, goes the whole
+ * way: rate-limited requests, bodies, other API versions, bad credentials, bad hosts. The
+ * data version and the caller it read are left for the chain, which then reads neither again.
+ */
+export function withKeptReadsFirst(app: Express, deps: KeptReadsDeps): RequestListener {
+  const lane = keptReadLane(app, deps);
+  return (req, res) => {
+    const answered = lane(req, res);
+    if (answered === false) return app(req, res);
+    answered.then((done) => done || app(req, res), () => app(req, res));
+  };
+}
+
+function keptReadLane(app: Express, deps: KeptReadsDeps) {
+  const supported = new Set<string>(SUPPORTED_API_VERSIONS);
+  const { cache } = deps;
+  const shut = !cache.enabled || deps.rateLimited;
+  /** False at once when the request cannot take the lane; else whether it was answered. */
+  return (incoming: IncomingMessage, outgoing: ServerResponse): false | Promise<boolean> => {
+    if (shut || incoming.method !== 'GET') return false;
+    // A body, even on a GET, is parsed (and may be refused) on the way: only bodiless requests take the lane.
+    if (incoming.headers['transfer-encoding'] !== undefined || (incoming.headers['content-length'] ?? '0') !== '0') return false;
+    const requested = incoming.headers['x-service-api-version'];
+    if (requested !== undefined && (typeof requested !== 'string' || !supported.has(requested.trim()))) return false;
+    const [req, res] = adopt(app, incoming, outgoing);
+    const origin = originOf(req);
+    if (origin === undefined) return false;
+    const apiBase = req.path.startsWith(`${API_V3}/`) ? `${origin}${API_V3}` : origin;
+    if (!cache.mayHold(`${apiBase}\n${req.originalUrl}`)) return false;
+    return answer(req, res, apiBase, deps);
+  };
+}
+
+async function answer(req: Request, res: Response, apiBase: string, deps: KeptReadsDeps): Promise<boolean> {
+  const versions = await deps.versions.read();
+  res.locals.versions = versions;
+  let principal: Principal;
+  try {
+    principal = await deps.authenticator.authenticate(req.get('authorization'), versions.data);
+  } catch {
+    return false; // the whole chain refuses it, after counting it
+  }
+  res.locals.principal = principal;
+  const kept = deps.cache.get(versions.data, cacheKey(principal, apiBase, req.originalUrl));
+  if (!kept) return false;
+  if (kept.route !== null) res.locals.routeTemplate = kept.route;
+  logRequest(deps.logger, req, res);
+  deps.countRequest(req, res);
+  sendAnswer(res, 200, kept);
+  return true;
+}
+
+/** What Express's own handle does before routing: its request and response, with locals. */
+function adopt(app: Express, req: IncomingMessage, res: ServerResponse): [Request, Response] {
+  const request = Object.setPrototypeOf(req, app.request) as Request;
+  const response = Object.setPrototypeOf(res, app.response) as Response;
+  request.res = response;
+  response.req = request;
+  request.originalUrl ??= request.url; // as Express's router sets it
+  response.locals ??= Object.create(null);
+  return [request, response];
+}
