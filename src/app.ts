@@ -24,6 +24,7 @@ import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { graphiqlRoutes } from './graphql/graphiql.routes';
+import { keptGraphQLAnswers } from './graphql/answer-cache';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
@@ -68,7 +69,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
   // Also under /api/graphql, where clients made for the enterprise-server layout look.
   app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
-    await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql] }), graphqlTransportErrors(logger));
+    keptGraphQLAnswers(services.responseCache, metrics.graphql.countKept),
+    await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
   const api = Router();
   api.use(...identified, rateLimit(services.rateLimiter, 'core'), limitQueryLength);

@@ -1,80 +1,96 @@
-import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { Request, RequestHandler, Response } from 'express';
 import type { FormattedExecutionResult } from 'graphql';
-import type { Principal } from '../auth/principal';
-import { VersionedCache } from '../cache/versioned-cache';
+import { cacheKey, sendAnswer, storeAnswer, type ResponseCache } from '../http/response-cache';
 import type { GraphQLContext } from './context';
 
-// The GraphQL side of the response cache (src/http/response-cache.ts): a query asked again
-// by the same caller, under the same data version, gets the answer already built, and
-// its JSON already written. Apollo still runs every plugin (metrics, limits) around it;
-// only execution and serialization are skipped. Mutations and answers with errors are
-// never kept.
+// The GraphQL side of the response cache (src/http/response-cache.ts), in the same budget
+// (RESPONSE_CACHE_MB): a query asked again by the same caller, under the same data version,
+// with the same body and the same headers that choose the answer's form, gets the answer
+// already sent, bytes and headers, before Apollo runs. Mutations and answers with errors
+// are never kept. Transport checks, rate limits and metrics still apply to every request.
 
-/** Bytes of answers (and their keys) kept per instance. */
-export const GRAPHQL_ANSWER_BYTES = 16 * 2 ** 20;
-
-interface KeptAnswer {
-  data: Record<string, unknown>;
-  json: string;
+/** What a query's answer leaves for the cache once Apollo has written it. */
+export interface GraphQLAnswerSlot {
+  json?: string;
+  operation?: string | null;
 }
 
-/** Where an answer being built goes once serialized. */
-interface Slot {
-  version: number;
-  key: string;
+/** Counts an operation answered from the cache, as the metrics plugin counts one Apollo ran. */
+export type CountKeptOperation = (operationName: string | null, seconds: number) => void;
+
+const JSON_CONTENT = /^application\/json\b/i;
+const BODY_KEYS = new Set(['query', 'operationName', 'variables']);
+
+/**
+ * The request as the cache tells answers apart, or undefined when it may not be answered
+ * from there: only a JSON POST of a query, an operation name and variables (no extensions).
+ * Content-Type and Accept choose how Apollo answers, so both are part of the key.
+ */
+function requestKey(req: Request): string | undefined {
+  const body: unknown = req.body;
+  const contentType = req.get('content-type');
+  if (req.method !== 'POST' || contentType === undefined || !JSON_CONTENT.test(contentType)) return undefined;
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).some((key) => !BODY_KEYS.has(key))) return undefined;
+  const { query, operationName, variables } = body as Record<string, unknown>;
+  if (typeof query !== 'string') return undefined;
+  return `POST ${req.originalUrl}\n${req.get('accept') ?? ''}\n${contentType}\n${JSON.stringify(operationName)}\n${JSON.stringify(variables)}\n${query}`;
 }
 
-function callerKey(principal: Principal): string {
-  return principal.kind === 'anonymous' ? 'anonymous' : `token:${principal.tokenId}`;
+/** Express middleware in front of Apollo: answers a kept query, or leaves a slot for its answer. */
+export function keptGraphQLAnswers(cache: ResponseCache, countKept: CountKeptOperation): RequestHandler {
+  return (req: Request, res: Response, next) => {
+    const versions = res.locals.versions;
+    const key = cache.enabled && versions && !res.locals.credentialsError ? requestKey(req) : undefined;
+    if (key === undefined) return next();
+    const started = process.hrtime.bigint();
+    const fullKey = cacheKey(res.locals.principal, res.locals.apiBase ?? '', key);
+    const kept = cache.get(versions!.data, fullKey);
+    if (kept) {
+      sendAnswer(res, 200, kept);
+      countKept(kept.operation ?? null, Number(process.hrtime.bigint() - started) / 1e9);
+      return;
+    }
+    const slot: GraphQLAnswerSlot = {};
+    res.locals.graphqlAnswerSlot = slot;
+    res.locals.responseCacheSlot = { cache, version: versions!.data, key: fullKey };
+    // Kept once sent, with every header it was sent with.
+    res.once('finish', () => {
+      if (slot.json === undefined || res.statusCode !== 200) return;
+      const bytes = Buffer.from(slot.json, 'utf8');
+      storeAnswer(req, res, { parts: [bytes], length: bytes.length, headers: [], route: null, operation: slot.operation ?? null });
+    });
+    next();
+  };
 }
 
 /** Apollo's own serialization: the result's JSON and a newline. */
 const serialize = (result: FormattedExecutionResult) => `${JSON.stringify(result)}\n`;
 
-export class AnswerCache {
-  private readonly answers = new VersionedCache<KeptAnswer>({ maxSize: GRAPHQL_ANSWER_BYTES, sizeOf: (a, key) => a.json.length + key.length });
-  /** The JSON of answers taken from the cache, by their data object (what Apollo hands to stringifyResult). */
-  private readonly written = new WeakMap<object, string>();
-  /** Answers being built that may be kept, by their data object. */
-  private readonly slots = new WeakMap<object, Slot>();
+/** Hands the JSON of answers that may be kept to their request's slot. */
+export class AnswerCapture {
+  /** Answers that may be kept, by their data object (what Apollo hands to stringifyResult). */
+  private readonly slots = new WeakMap<object, GraphQLAnswerSlot>();
 
-  /** For Apollo's `stringifyResult`: a kept answer's JSON as it was written; a new one is kept once written. */
+  /** For Apollo's `stringifyResult`. */
   readonly stringifyResult = (result: FormattedExecutionResult): string => {
-    const data = result.data;
-    if (!data || result.errors || result.extensions) return serialize(result);
-    const json = this.written.get(data);
-    if (json !== undefined) return json;
-    const written = serialize(result);
-    const slot = this.slots.get(data);
-    if (slot) {
-      this.answers.set(slot.version, slot.key, { data, json: written });
-      this.written.set(data, written);
-    }
-    return written;
+    const json = serialize(result);
+    const slot = result.data ? this.slots.get(result.data) : undefined;
+    if (slot) slot.json = json;
+    return json;
   };
 
+  /** Marks a query answered without errors as one to keep. */
   readonly plugin: ApolloServerPlugin<GraphQLContext> = {
-    requestDidStart: async () => {
-      let slot: Slot | undefined;
-      return {
-        responseForOperation: async ({ operation, request, queryHash, contextValue }) => {
-          const version = contextValue.dataVersions?.data;
-          if (operation.operation !== 'query' || version === undefined) return null;
-          const variables = JSON.stringify(request.variables ?? {});
-          const key = `${callerKey(contextValue.principal)}\n${contextValue.apiBase}\n${queryHash}\n${request.operationName ?? ''}\n${variables}`;
-          const kept = this.answers.get(version, key);
-          if (!kept) {
-            slot = { version, key };
-            return null;
-          }
-          return { body: { kind: 'single', singleResult: { data: kept.data } }, http: { headers: new HeaderMap() } };
-        },
-        willSendResponse: async ({ response }) => {
-          if (!slot || response.body.kind !== 'single') return;
-          const { data, errors, extensions } = response.body.singleResult;
-          if (data && !errors && !extensions) this.slots.set(data, slot);
-        },
-      };
-    },
+    requestDidStart: async () => ({
+      willSendResponse: async ({ response, operation, operationName, contextValue }) => {
+        const slot = contextValue.answerSlot;
+        if (!slot || operation?.operation !== 'query' || response.body.kind !== 'single') return;
+        const { data, errors, extensions } = response.body.singleResult;
+        if (!data || errors || extensions) return;
+        slot.operation = operationName ?? null;
+        this.slots.set(data, slot);
+      },
+    }),
   };
 }

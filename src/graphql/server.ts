@@ -9,7 +9,7 @@ import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
 import { principalOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
-import { AnswerCache } from './answer-cache';
+import { AnswerCapture } from './answer-cache';
 import { compiledExecutor } from './compiled-executor';
 import { executorGateway } from './executor-gateway';
 import { complexityLimit, parseOptions, validationRules } from './limits';
@@ -43,7 +43,7 @@ const readsOfMutationsSeeTheirWrites: ApolloServerPlugin<GraphQLContext> = {
 export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
   const schema = graphqlSchema();
   // On and off with the REST response cache (RESPONSE_CACHE_MB=0 turns both off).
-  const answers = services.responseCache.enabled ? new AnswerCache() : undefined;
+  const answers = services.responseCache.enabled ? new AnswerCapture() : undefined;
   const server = new ApolloServer<GraphQLContext>({
     // The schema as a gateway: the only way Apollo lets another executor (graphql-jit) run it.
     gateway: executorGateway(schema, compiledExecutor(schema)),
@@ -62,7 +62,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       complexityLimit(schema),
       readsOfMutationsSeeTheirWrites,
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
-      // Last: an answer is taken from the cache only once every limit has passed.
+      // Last: only an answer every plugin let through is kept.
       ...(answers ? [answers.plugin] : []),
       options.explorer ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
     ],
@@ -79,6 +79,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       const restBase = req.baseUrl === '/api/graphql' ? `${origin}/api/v3` : origin;
       return {
         principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res), dataVersions: res.locals.versions,
+        answerSlot: res.locals.graphqlAnswerSlot,
       };
     },
   }) as RequestHandler;

@@ -4,6 +4,7 @@ import type { AuthenticationError } from '../errors/domain';
 import type { OperationName } from '../auth/requirements';
 import type { DataVersions } from '../database/data-version';
 import type { ResponseCache } from './response-cache';
+import type { GraphQLAnswerSlot } from '../graphql/answer-cache';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -21,6 +22,8 @@ declare global {
       responseCacheSlot?: { cache: ResponseCache; version: number; key: string };
       /** The route template of an answer given before routing (the repeated-read lane). */
       routeTemplate?: string;
+      /** Where a GraphQL query's answer is left for the response cache (src/graphql/answer-cache.ts). */
+      graphqlAnswerSlot?: GraphQLAnswerSlot;
     }
   }
 }

@@ -10,6 +10,8 @@ export interface CachedAnswer {
   /** Every header the answer carried, in order, but those that belong to one request. */
   headers: ReadonlyArray<readonly [name: string, value: string | number | readonly string[]]>;
   route: string | null;
+  /** A GraphQL answer's operation name, for its metrics. */
+  operation?: string | null;
 }
 
 // Headers that belong to the request, not the answer: never replayed from the cache.

@@ -1,7 +1,11 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
-export type GraphQLMetrics = ApolloServerPlugin;
+export interface GraphQLMetrics {
+  plugin: ApolloServerPlugin;
+  /** Counts an operation answered from the response cache, before Apollo (src/graphql/answer-cache.ts). */
+  countKept: (operationName: string | null, seconds: number) => void;
+}
 
 /** Distinct operation names kept as labels; later ones fold into `other`, so the label set stays bounded. */
 const MAX_OPERATION_NAMES = 100;
@@ -28,7 +32,12 @@ export function graphqlMetricsPlugin(registry: Registry, buckets: number[]): Gra
     seen.add(name);
     return name;
   };
-  return {
+  const countKept = (operationName: string | null, seconds: number) => {
+    const labels = { operation: labelOf(operationName), type: 'query', outcome: 'success' };
+    operations.inc(labels);
+    durations.observe(labels, seconds);
+  };
+  const plugin: ApolloServerPlugin = {
     async requestDidStart() {
       const stopTimer = durations.startTimer();
       let operation = 'unknown';
@@ -50,4 +59,5 @@ export function graphqlMetricsPlugin(registry: Registry, buckets: number[]): Gra
       };
     },
   };
+  return { plugin, countKept };
 }

@@ -66,3 +66,27 @@ it('after a write the query is answered anew, and mutations always run', async (
   const again = await t.http().post('/graphql').set('Content-Type', 'application/json').set('Authorization', `Bearer ${BENCH_TOKEN}`).send({ query: dismiss });
   expect(again.body.errors[0].extensions.code).toBe('CONFLICT');
 });
+
+it('keeps each form of an answer apart: Accept chooses the content type, and the headers come back as first sent', async () => {
+  const post = (accept: string) => t.http().post('/graphql').set({ 'Content-Type': 'application/json', Authorization: `Bearer ${BENCH_TOKEN}`, Accept: accept }).send({ query: PAGE });
+  const forms = ['application/graphql-response+json', 'application/json'];
+  const first = await Promise.all(forms.map(async (accept) => { const res = await post(accept); return { accept, type: res.headers['content-type'], etag: res.headers.etag, text: res.text }; }));
+  expect(first.map((f) => f.type)).toEqual(['application/graphql-response+json; charset=utf-8', 'application/json; charset=utf-8']);
+  for (const form of first) {
+    const again = await post(form.accept);
+    expect({ accept: form.accept, type: again.headers['content-type'], etag: again.headers.etag, text: again.text }).toEqual(form);
+  }
+});
+
+it('a body with anything beside query, operationName and variables always goes to Apollo', async () => {
+  const send = () => {
+    let statements = 0;
+    const count = () => statements++;
+    t.db.knex.on('query', count);
+    return t.http().post('/graphql').set({ 'Content-Type': 'application/json', Authorization: `Bearer ${BENCH_TOKEN}` }).send({ query: PAGE, extensions: {} })
+      .then((res) => ({ status: res.status, statements }))
+      .finally(() => t.db.knex.removeListener('query', count));
+  };
+  await send();
+  expect((await send()).statements).toBeGreaterThan(1);
+});
