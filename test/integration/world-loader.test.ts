@@ -227,6 +227,14 @@ describe('a world with a schema error', () => {
         state: 'dismissed', dismissed_at: '2026-03-01T00:00:00Z', dismissed_by: 'alice',
       }],
     }, 'alerts[0]: a dismissed alert needs dismissed_at, dismissed_by and dismissed_reason'],
+    // PostgreSQL refuses a NUL in text and SQLite keeps it: refused alike, before any SQL.
+    ['a NUL character in a user name', { users: [{ login: 'schema-nul', name: 'nul\u0000name' }] }, 'users[0].name: must be Unicode text without NUL characters'],
+    ['a NUL character in an alert', {
+      alerts: [{
+        repository: 'acme-corp/api', advisory: 'SVCSA-2026-0001', package: { ecosystem: 'npm', name: 'left-pad' }, manifest_path: 'nul\u0000/package-lock.json', state: 'open',
+      }],
+    }, 'alerts[0].manifest_path: must be Unicode text without NUL characters'],
+    ['a lone surrogate in an advisory', { advisories: [{ svcsa_id: 'SVCSA-2026-0999', summary: 'half \ud800 a pair', severity: 'low' }] }, 'advisories[0].summary: must be Unicode text without NUL characters'],
   ])('fails naming the path and writes nothing, for %s', async (_case, world, expected) => {
     const error = await expectRejectedWithoutWriting({ users: [{ login: 'schema-newcomer' }], ...world });
     expect(error.message).toContain(expected);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STORABLE_TEXT, STORABLE_TEXT_MESSAGE } from '../../shared/storable-text';
 import { integerString, pathName } from '../../http/params';
 import { cursorQuery } from '../../http/pagination';
 import type { InputContext } from '../../http/validate';
@@ -136,9 +137,7 @@ export const updateBody = z
     dismissed_comment: z
       .string()
       .max(MAX_DISMISSED_COMMENT, `must be at most ${MAX_DISMISSED_COMMENT} characters`)
-      // A NUL byte (PostgreSQL refuses it, SQLite keeps it) or a lone surrogate (stored as
-      // U+FFFD) would not come back as sent: refused alike on both databases.
-      .regex(/^[^\u0000\uD800-\uDFFF]*$/u, 'must be Unicode text without NUL characters')
+      .regex(STORABLE_TEXT, STORABLE_TEXT_MESSAGE)
       .nullable()
       .optional(),
     assignees: z.array(login).max(MAX_ASSIGNEES, `must name at most ${MAX_ASSIGNEES} users`).optional(),

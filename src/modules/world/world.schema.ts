@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableText } from '../../shared/storable-text';
 import { CLASSIC_SCOPES, PERMISSION_KEYS } from '../../auth/grants';
 import { hasValidChecksum } from '../../auth/token-format';
 import { claimKeys, customPropertyName } from '../../shared/names';
@@ -17,24 +18,24 @@ export const CLASSIFICATIONS = ['general', 'malware'] as const;
 export const ARTIFACT_REGISTRIES = ['vendorx-artifactory'] as const;
 export const RUNTIME_RISKS = ['critical-resource', 'internet-exposed', 'sensitive-data', 'lateral-movement'] as const;
 
-const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,98}[A-Za-z0-9])?$/, 'must be a login of letters, digits and inner hyphens');
-const slug = z.string().regex(/^[a-z0-9][a-z0-9-_]{0,99}$/, 'must be a lower-case slug');
-const repoName = z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a repository name').refine((n) => !/\.git$/i.test(n), 'must not end in .git');
-const repoRef = z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must be "owner/name"');
+const login = storableText().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,98}[A-Za-z0-9])?$/, 'must be a login of letters, digits and inner hyphens');
+const slug = storableText().regex(/^[a-z0-9][a-z0-9-_]{0,99}$/, 'must be a lower-case slug');
+const repoName = storableText().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be a repository name').refine((n) => !/\.git$/i.test(n), 'must not end in .git');
+const repoRef = storableText().regex(/^[^/\s]+\/[^/\s]+$/, 'must be "owner/name"');
 const propertyName = customPropertyName;
 const timestamp = z.iso.datetime({ offset: true });
-const nullableText = z.string().nullable().optional();
+const nullableText = storableText().nullable().optional();
 
 const userSchema = z.strictObject({
   login,
   name: nullableText,
-  email: z.string().max(255).nullable().optional(),
+  email: storableText().max(255).nullable().optional(),
   site_admin: z.boolean().optional(),
 });
 
 const enterpriseSchema = z.strictObject({
   slug,
-  name: z.string().min(1).max(255).optional(),
+  name: storableText().min(1).max(255).optional(),
   owners: z.array(login).optional(),
   members: z.array(login).optional(),
 });
@@ -43,8 +44,8 @@ const customPropertySchema = z.strictObject({
   name: propertyName,
   value_type: z.enum(['string', 'single_select', 'multi_select', 'true_false']).default('string'),
   required: z.boolean().optional(),
-  default_value: z.union([z.string(), z.array(z.string())]).nullable().optional(),
-  allowed_values: z.array(z.string()).nullable().optional(),
+  default_value: z.union([storableText(), z.array(storableText())]).nullable().optional(),
+  allowed_values: z.array(storableText()).nullable().optional(),
   description: nullableText,
 });
 
@@ -62,7 +63,7 @@ const organizationSchema = z.strictObject({
 const teamSchema = z.strictObject({
   org: login,
   slug,
-  name: z.string().min(1).max(255).optional(),
+  name: storableText().min(1).max(255).optional(),
   description: nullableText,
   privacy: z.enum(['secret', 'closed']).optional(),
   notification_setting: z.enum(['notifications_enabled', 'notifications_disabled']).optional(),
@@ -74,16 +75,16 @@ const teamSchema = z.strictObject({
 
 const roleSchema = z.strictObject({
   org: login,
-  name: z.string().min(1).max(100),
+  name: storableText().min(1).max(100),
   description: nullableText,
-  permissions: z.array(z.string().regex(/^[a-z0-9_]+$/)).default([]),
+  permissions: z.array(storableText().regex(/^[a-z0-9_]+$/)).default([]),
   base_role: z.enum(REPO_PERMISSIONS).nullable().optional(),
 });
 
 const roleAssignmentSchema = z
   .strictObject({
     org: login,
-    role: z.union([z.string().min(1), z.number().int().positive()]),
+    role: z.union([storableText().min(1), z.number().int().positive()]),
     team: slug.optional(),
     user: login.optional(),
   })
@@ -95,38 +96,38 @@ const repositorySchema = z.strictObject({
   private: z.boolean().optional(),
   description: nullableText,
   fork: z.boolean().optional(),
-  custom_properties: z.record(propertyName, z.union([z.string(), z.array(z.string())])).optional(),
+  custom_properties: z.record(propertyName, z.union([storableText(), z.array(storableText())])).optional(),
   collaborators: z.array(z.strictObject({ login, permission: z.enum(REPO_PERMISSIONS) })).optional(),
   // Facts the organization alert filters match on (spec §4.4).
   storage_records: z.array(z.strictObject({ artifact_registry: z.enum(ARTIFACT_REGISTRIES), artifact_registry_url: z.url() })).optional(),
-  deployment_records: z.array(z.strictObject({ name: z.string().min(1).max(255), runtime_risks: z.array(z.enum(RUNTIME_RISKS)).default([]) })).optional(),
+  deployment_records: z.array(z.strictObject({ name: storableText().min(1).max(255), runtime_risks: z.array(z.enum(RUNTIME_RISKS)).default([]) })).optional(),
 });
 
-const cvss = z.strictObject({ vector_string: z.string().nullable(), score: z.number().min(0).max(10) });
+const cvss = z.strictObject({ vector_string: storableText().nullable(), score: z.number().min(0).max(10) });
 
 const advisorySchema = z.strictObject({
-  svcsa_id: z.string().min(1).max(64),
-  cve_id: z.string().max(64).nullable().optional(),
+  svcsa_id: storableText().min(1).max(64),
+  cve_id: storableText().max(64).nullable().optional(),
   classification: z.enum(CLASSIFICATIONS).default('general'),
-  summary: z.string(),
-  description: z.string().default(''),
+  summary: storableText(),
+  description: storableText().default(''),
   severity: z.enum(SEVERITIES),
   cvss: cvss.optional(),
   cvss_severities: z.strictObject({ cvss_v3: cvss.nullable().optional(), cvss_v4: cvss.nullable().optional() }).optional(),
-  epss: z.strictObject({ percentage: z.number().min(0).max(1), percentile: z.string() }).nullable().optional(),
-  cwes: z.array(z.strictObject({ cwe_id: z.string(), name: z.string() })).default([]),
-  identifiers: z.array(z.strictObject({ type: z.string(), value: z.string() })).default([]),
-  references: z.array(z.strictObject({ url: z.string() })).default([]),
+  epss: z.strictObject({ percentage: z.number().min(0).max(1), percentile: storableText() }).nullable().optional(),
+  cwes: z.array(z.strictObject({ cwe_id: storableText(), name: storableText() })).default([]),
+  identifiers: z.array(z.strictObject({ type: storableText(), value: storableText() })).default([]),
+  references: z.array(z.strictObject({ url: storableText() })).default([]),
   published_at: timestamp,
   updated_at: timestamp,
   withdrawn_at: timestamp.nullable().optional(),
   vulnerabilities: z
     .array(
       z.strictObject({
-        package: z.strictObject({ ecosystem: z.enum(ECOSYSTEMS), name: z.string().min(1) }),
+        package: z.strictObject({ ecosystem: z.enum(ECOSYSTEMS), name: storableText().min(1) }),
         severity: z.enum(SEVERITIES),
-        vulnerable_version_range: z.string(),
-        first_patched_version: z.strictObject({ identifier: z.string() }).nullable().optional(),
+        vulnerable_version_range: storableText(),
+        first_patched_version: z.strictObject({ identifier: storableText() }).nullable().optional(),
       }),
     )
     .default([]),
@@ -136,9 +137,9 @@ export const alertSchema = z
   .strictObject({
     repository: repoRef,
     number: z.number().int().positive().optional(),
-    advisory: z.string().min(1),
-    package: z.strictObject({ ecosystem: z.enum(ECOSYSTEMS), name: z.string().min(1) }),
-    manifest_path: z.string().min(1).max(1024),
+    advisory: storableText().min(1),
+    package: z.strictObject({ ecosystem: z.enum(ECOSYSTEMS), name: storableText().min(1) }),
+    manifest_path: storableText().min(1).max(1024),
     scope: z.enum(SCOPES).default('runtime'),
     relationship: z.enum(RELATIONSHIPS).default('unknown'),
     state: z.enum(ALERT_STATES).default('open'),
@@ -149,7 +150,7 @@ export const alertSchema = z
     dismissed_at: timestamp.nullable().optional(),
     dismissed_by: login.nullable().optional(),
     dismissed_reason: z.enum(DISMISSED_REASONS).nullable().optional(),
-    dismissed_comment: z.string().max(280).nullable().optional(),
+    dismissed_comment: storableText().max(280).nullable().optional(),
     assignees: z.array(login).default([]),
   })
   .superRefine((a, ctx) => {
@@ -167,7 +168,7 @@ export const alertSchema = z
     }
   });
 
-const attestationSchema = z.strictObject({ repository: repoRef, bundle: z.record(z.string(), z.unknown()) });
+const attestationSchema = z.strictObject({ repository: repoRef, bundle: z.record(storableText(), z.unknown()) });
 
 const oidcSchema = z.strictObject({
   enterprise_property_inclusions: z.array(z.strictObject({ enterprise: slug, custom_property_name: propertyName })).optional(),
@@ -198,7 +199,7 @@ const tokenCommon = {
     .refine(hasValidChecksum, 'looks like a generated token but its checksum is wrong')
     .optional(),
   /** Tells apart tokens of one user (or app) and owner that are declared without a value. */
-  name: z.string().min(1).max(100).optional(),
+  name: storableText().min(1).max(100).optional(),
   expires_at: timestamp.nullable().optional(),
   revoked: z.boolean().optional(),
 };
@@ -206,12 +207,12 @@ const tokenCommon = {
 export const tokenDeclarationSchema = z.discriminatedUnion('type', [
   z.strictObject({ ...tokenCommon, type: z.enum(['classic', 'oauth']), user: login, scopes: z.array(z.enum(CLASSIC_SCOPES)).default([]) }),
   z.strictObject({
-    ...tokenCommon, type: z.enum(['fine_grained', 'app_user']), user: login, app: z.string().min(1).max(100).optional(),
-    resource_owner: z.string().min(1), repositories: repositorySelection, permissions,
+    ...tokenCommon, type: z.enum(['fine_grained', 'app_user']), user: login, app: storableText().min(1).max(100).optional(),
+    resource_owner: storableText().min(1), repositories: repositorySelection, permissions,
   }),
   z.strictObject({
-    ...tokenCommon, type: z.literal('installation'), app: z.string().min(1).max(100),
-    resource_owner: z.string().min(1), repositories: repositorySelection, permissions,
+    ...tokenCommon, type: z.literal('installation'), app: storableText().min(1).max(100),
+    resource_owner: storableText().min(1), repositories: repositorySelection, permissions,
   }),
 ]);
 export type TokenDeclaration = z.output<typeof tokenDeclarationSchema>;
