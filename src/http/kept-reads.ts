@@ -32,7 +32,12 @@ const API_V3 = '/api/v3';
 export function withKeptReadsFirst(app: Express, deps: KeptReadsDeps): RequestListener {
   const lane = keptReadLane(app, deps);
   return (req, res) => {
-    const answered = lane(req, res);
+    let answered: false | Promise<boolean>;
+    try {
+      answered = lane(req, res);
+    } catch {
+      answered = false; // whatever the lane cannot read, the whole chain answers (or refuses)
+    }
     if (answered === false) return app(req, res);
     answered.then((done) => done || app(req, res), () => app(req, res));
   };
