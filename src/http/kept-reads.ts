@@ -39,7 +39,7 @@ export function withKeptReadsFirst(app: Express, deps: KeptReadsDeps): RequestLi
       answered = false; // whatever the lane cannot read, the whole chain answers (or refuses)
     }
     if (answered === false) return app(req, res);
-    answered.then((done) => done || app(req, res), () => app(req, res));
+    answered.then((done) => done || app(req, res), () => (res.headersSent ? res.destroy() : app(req, res)));
   };
 }
 
