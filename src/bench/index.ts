@@ -20,14 +20,15 @@ import { prepareSqliteWorld } from './world-setup';
 // against its floor measured in the same run, the world loader at a million alerts, and the
 // results in .bench/results.json and .bench/results.md.
 //
-// Settings (environment): BENCH_ALERTS (100,000), BENCH_SECONDS (8 per run), BENCH_WARMUP_SECONDS (1),
+// Settings (environment): BENCH_ALERTS (100,000), BENCH_SECONDS (4 per round), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1),
 // BENCH_CONNECTIONS (10), BENCH_TAIL_CONNECTIONS (50), BENCH_DEEP_PAGE (1,000), BENCH_REUSE=1 (keep the
 // last run's SQLite world and PostgreSQL schema), BENCH_LOAD_ALERTS (1,000,000; 0 skips the load step),
 // BENCH_LOAD_TIMEOUT (120 s), BENCH_DATABASE_URL (adds PostgreSQL), BENCH_PG_ALERTS (20,000).
 
 const settings = {
   alerts: Number(process.env.BENCH_ALERTS ?? 100_000),
-  seconds: Number(process.env.BENCH_SECONDS ?? 8),
+  seconds: Number(process.env.BENCH_SECONDS ?? 4),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
   warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 1),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   tailConnections: Number(process.env.BENCH_TAIL_CONNECTIONS ?? 50),
@@ -53,10 +54,10 @@ async function measureFloor(name: string, start: () => Promise<RunningServer>, w
   }
 }
 
-async function benchSqlite(dbFile: string, workDir: string, floors: FloorFigure[]): Promise<Row[]> {
+async function benchSqlite(dbFile: string, workDir: string): Promise<Row[]> {
   const db = openDatabase(dbFile);
   const facts = await readWorldFacts(db, BIG_ORG, settings.deepPage).finally(() => db.knex.destroy());
-  const ctx: MeasureContext = { workDir, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT, database: 'SQLite' };
+  const ctx: MeasureContext = { workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT, database: 'SQLite' };
   const rows: Row[] = [];
   const server = await startOrgsec(dbFile, ORGSEC_PORT, { pinned: true });
   try {
@@ -64,7 +65,6 @@ async function benchSqlite(dbFile: string, workDir: string, floors: FloorFigure[
     const scenarios = sqliteScenarios(facts, {
       connections: settings.connections, tailConnections: settings.tailConnections, etag,
       rpsOf: (name) => rows.find((r) => r.scenario === name)?.load?.rps,
-      expressRps: () => floors.find((f) => f.name.includes('Express'))?.rps,
     });
     for (const scenario of scenarios) rows.push(await measure(server, scenario, ctx));
   } finally {
@@ -90,8 +90,8 @@ function captionOf(date: string, loadSeconds: number | undefined): string {
     `Benchmark of ${date.slice(0, 16).replace('T', ' ')} UTC on ${machine()}, Node ${process.version}.`,
     `SQLite over ${settings.alerts.toLocaleString('en')} alerts in 1,000 repositories of 10 organizations${loadSeconds === undefined ? ' (world reused)' : `, loaded in ${loadSeconds.toFixed(1)} s`};`,
     `${BIG_ORG} holds a third of them (${bigOrg}), so page ${settings.deepPage.toLocaleString('en')} of 30 exists; the others share the rest.`,
-    `${settings.connections} connections (tail row ${settings.tailConnections}), ${settings.seconds} s per run after ${settings.warmupSeconds} s of warm-up,`,
-    `${settings.pinned ? 'server on core 0 and autocannon on core 1 (taskset)' : 'not pinned (no taskset)'}; PostgreSQL unpinned. Floors are measured in the same run; figures vary by ±30% on a shared machine.`,
+    `${settings.connections} connections (tail row ${settings.tailConnections}); a scenario with a floor runs ${settings.rounds} rounds of ${settings.seconds} s, floor and orgsec in turn, after ${settings.warmupSeconds} s of warm-up each, and reports the median (its ratio the median of the rounds' ratios); others run once for ${settings.rounds * settings.seconds} s;`,
+    `${settings.pinned ? 'server on core 0 and autocannon on core 1 (taskset)' : 'not pinned (no taskset)'}; PostgreSQL unpinned. Figures vary by ±30% between runs on a shared machine; the rounds pair each figure with a floor measured beside it.`,
   ].join(' ');
 }
 
@@ -107,12 +107,12 @@ async function main(): Promise<void> {
     await measureFloor('raw node:http, tiny JSON', () => startTinyFloor(FLOOR_PORT), workDir),
     await measureFloor('one-route Express, tiny JSON', () => startExpressFloor(FLOOR_PORT), workDir),
   ];
-  const rows = await benchSqlite(dbFile, workDir, floors);
+  const rows = await benchSqlite(dbFile, workDir);
   const serving = servingRss(rows);
   if (process.env.BENCH_DATABASE_URL) {
-    const ctx = { workDir, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT };
+    const ctx = { workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT };
     try {
-      rows.push(...(await benchPostgres(process.env.BENCH_DATABASE_URL, settings.postgresAlerts, ctx, { connections: settings.connections, reuse: settings.reuse, expressRps: floors[1]!.rps })));
+      rows.push(...(await benchPostgres(process.env.BENCH_DATABASE_URL, settings.postgresAlerts, ctx, { connections: settings.connections, reuse: settings.reuse })));
     } catch (error) {
       rows.push({ scenario: 'PostgreSQL scenarios', database: 'PostgreSQL', connections: settings.connections, notes: [], error: error instanceof Error ? error.message : String(error) });
     }

@@ -45,4 +45,6 @@ export interface LoadResult {
   /** Requests sent beyond the plan's distinct space (0 when no two requests were alike). */
   repeated: number;
   writes: number;
+  /** Requests issued, warm-up included: where a next round of a distinct plan starts. */
+  issued: number;
 }

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const out: LoadResult = {
     rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: total, statuses,
     unexpected: total - expected, errors: result.errors, timeouts: result.timeouts, emptyPages: counters.emptyPages,
-    repeated: Math.max(0, counters.issued - counters.space), writes: counters.writes,
+    repeated: Math.max(0, counters.issued - counters.space), writes: counters.writes, issued: counters.issued,
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }

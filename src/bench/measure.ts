@@ -1,15 +1,18 @@
 import path from 'node:path';
 import { drive } from './drive';
-import { startBytesFloor, type RunningServer } from './floors';
+import { startBytesFloor, startExpressFloor, type RunningServer } from './floors';
 import type { LoadResult, RequestPlan } from './load-plan';
 import { readCounters, sqlPerRequest } from './metrics-probe';
 import { sampleRss } from './processes';
 
-// One scenario, measured: a sample answer checked, the floor driven with its bytes where
-// the scenario has one, then orgsec driven while its RSS and SQL statements are counted.
+// One scenario, measured: a sample answer checked, then rounds of its floor and orgsec driven
+// in turn (the floor answering the same bytes, or the one-route Express app), so both meet the
+// same machine; the ratio is the median of the rounds' ratios. orgsec's RSS and SQL statements
+// are counted over all its rounds.
 
 export type Baseline =
   | { kind: 'bytes' }
+  | { kind: 'express' }
   | { kind: 'given'; name: string; rps: () => number | undefined }
   | { kind: 'none' };
 
@@ -31,7 +34,7 @@ export interface Scenario {
   plan: RequestPlan;
   baseline: Baseline;
   target?: { text: string; isMet: (row: Row) => boolean };
-  /** More SQL statements per request to report beside the scenario's (e.g. GraphQL at first: 100). */
+  /** Statements of single requests to report beside the scenario's (e.g. GraphQL built at first: 30 and 100). */
   sqlProbes?: Array<{ label: string; sample: Sample }>;
 }
 
@@ -54,7 +57,10 @@ export interface Row {
 
 export interface MeasureContext {
   workDir: string;
+  /** Seconds per round. */
   seconds: number;
+  /** Rounds of floor and orgsec in turn, for scenarios with a floor; one longer round otherwise. */
+  rounds: number;
   warmupSeconds: number;
   floorPort: number;
   database: string;
@@ -68,21 +74,31 @@ async function fetchSample(baseUrl: string, sample: Sample): Promise<Buffer> {
   return bytes;
 }
 
-/** SQL statements per request over a few sequential requests, outside any load. */
-async function probeSql(server: RunningServer, sample: Sample, requests = 10): Promise<number | undefined> {
+/** SQL statements per request over sequential requests, outside any load. */
+async function probeSql(server: RunningServer, sample: Sample, requests = 1): Promise<number | undefined> {
   const before = await readCounters(server.url);
   for (let i = 0; i < requests; i++) await fetchSample(server.url, sample);
   return sqlPerRequest(before, await readCounters(server.url));
 }
 
-async function driveFloor(bytes: Buffer, ctx: MeasureContext, connections: number): Promise<number> {
-  const floor = await startBytesFloor(bytes, path.join(ctx.workDir, 'floor-response.json'), ctx.floorPort);
-  try {
-    const plan: RequestPlan = { kind: 'same', method: 'GET', path: '/', headers: {}, expectStatus: 200 };
-    return (await drive({ url: floor.url, connections, seconds: ctx.seconds, warmupSeconds: ctx.warmupSeconds, plan }, ctx.workDir)).rps;
-  } finally {
-    await floor.stop();
-  }
+/** The floor a scenario is measured against, running for the whole scenario. */
+async function startFloor(baseline: Baseline, bytes: Buffer, ctx: MeasureContext): Promise<{ server: RunningServer; name: string } | undefined> {
+  if (baseline.kind === 'bytes') return { server: await startBytesFloor(bytes, path.join(ctx.workDir, 'floor-response.json'), ctx.floorPort), name: 'raw node:http, same bytes' };
+  if (baseline.kind === 'express') return { server: await startExpressFloor(ctx.floorPort), name: 'Express route' };
+  return undefined;
+}
+
+const FLOOR_PLAN: RequestPlan = { kind: 'same', method: 'GET', path: '/', headers: {}, expectStatus: 200 };
+
+/** The plan of a round: distinct requests continue where the last round stopped. */
+function planOfRound(plan: RequestPlan, issuedBefore: number): RequestPlan {
+  return plan.kind === 'same' ? plan : { ...plan, firstIndex: plan.firstIndex + issuedBefore };
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 export async function measure(server: RunningServer, scenario: Scenario, ctx: MeasureContext): Promise<Row> {
@@ -90,22 +106,46 @@ export async function measure(server: RunningServer, scenario: Scenario, ctx: Me
   try {
     const bytes = await fetchSample(server.url, scenario.sample);
     row.bytes = bytes.length;
-    if (scenario.baseline.kind === 'bytes') row.baseline = { name: 'raw node:http, same bytes', rps: await driveFloor(bytes, ctx, scenario.connections) };
-    if (scenario.baseline.kind === 'given') {
-      const rps = scenario.baseline.rps();
-      if (rps !== undefined) row.baseline = { name: scenario.baseline.name, rps };
-    }
+    const floor = await startFloor(scenario.baseline, bytes, ctx);
     const before = await readCounters(server.url);
     const rss = sampleRss(server.pid);
-    const load = await drive({ url: server.url, connections: scenario.connections, seconds: ctx.seconds, warmupSeconds: ctx.warmupSeconds, plan: scenario.plan }, ctx.workDir);
+    const rounds: Array<{ load: LoadResult; floorRps?: number }> = [];
+    try {
+      let issued = 0;
+      // Warm-up before each server's first round only: later rounds find them warm.
+      for (let round = 0; round < (floor ? ctx.rounds : 1); round++) {
+        const warmupSeconds = round === 0 ? ctx.warmupSeconds : 0;
+        const seconds = floor ? ctx.seconds : ctx.seconds * ctx.rounds;
+        const floorRps = floor ? (await drive({ url: floor.server.url, connections: scenario.connections, seconds, warmupSeconds, plan: FLOOR_PLAN }, ctx.workDir)).rps : undefined;
+        const load = await drive({ url: server.url, connections: scenario.connections, seconds, warmupSeconds, plan: planOfRound(scenario.plan, issued) }, ctx.workDir);
+        issued += load.issued;
+        rounds.push({ load, ...(floorRps === undefined ? {} : { floorRps }) });
+      }
+    } finally {
+      await floor?.server.stop();
+    }
     row.rssMb = rss.stop() / 2 ** 20;
     row.sqlPerRequest = sqlPerRequest(before, await readCounters(server.url));
+    // The round whose throughput is the median stands for the scenario (its latencies with it).
+    const byRps = [...rounds].sort((a, b) => a.load.rps - b.load.rps);
+    const load = { ...byRps[Math.floor((byRps.length - 1) / 2)]!.load };
+    for (const key of ['requests', 'unexpected', 'errors', 'timeouts', 'emptyPages', 'repeated', 'writes'] as const) load[key] = rounds.reduce((n, r) => n + r.load[key], 0);
     row.load = load;
+    if (floor) {
+      row.baseline = { name: floor.name, rps: median(rounds.map((r) => r.floorRps!)) };
+      row.ratio = median(rounds.map((r) => r.load.rps / r.floorRps!));
+    }
+    if (scenario.baseline.kind === 'given') {
+      const rps = scenario.baseline.rps();
+      if (rps !== undefined) {
+        row.baseline = { name: scenario.baseline.name, rps };
+        row.ratio = load.rps / rps;
+      }
+    }
     if (scenario.sqlProbes) {
       row.sqlProbes = {};
       for (const probe of scenario.sqlProbes) row.sqlProbes[probe.label] = await probeSql(server, probe.sample);
     }
-    if (row.baseline) row.ratio = load.rps / row.baseline.rps;
     if (load.unexpected > 0) row.notes.push(`${load.unexpected} unexpected answers (${Object.entries(load.statuses).map(([s, n]) => `${n}× ${s}`).join(', ')})`);
     if (load.errors > 0 || load.timeouts > 0) row.notes.push(`${load.errors} errors, ${load.timeouts} timeouts`);
     if (load.emptyPages > 0) row.notes.push(`${load.emptyPages} empty pages`);

@@ -1,3 +1,4 @@
+import type { LoadResult } from './load-plan';
 import { openDatabase } from '../database/connection';
 import { migrateLatest } from '../database/migrate';
 import { drive } from './drive';
@@ -41,13 +42,13 @@ async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean):
   return url;
 }
 
-export async function benchPostgres(baseUrl: string, alerts: number, ctx: Omit<MeasureContext, 'database'>, settings: { connections: number; reuse: boolean; expressRps?: number }): Promise<Row[]> {
+export async function benchPostgres(baseUrl: string, alerts: number, ctx: Omit<MeasureContext, 'database'>, settings: { connections: number; reuse: boolean }): Promise<Row[]> {
   const url = await preparePostgres(baseUrl, alerts, settings.reuse);
   const database = `PostgreSQL (${alerts.toLocaleString('en')} alerts)`;
   const db = openDatabase(url);
   const facts = await readWorldFacts(db, BIG_ORG, 1).finally(() => db.knex.destroy());
   const mctx: MeasureContext = { ...ctx, database };
-  const options = { connections: settings.connections, expressRps: () => settings.expressRps };
+  const options = { connections: settings.connections };
   const rows: Row[] = [];
   const first = await startOrgsec(url, 4800, { pinned: false });
   try {
@@ -72,7 +73,7 @@ async function twoInstances(first: Awaited<ReturnType<typeof startOrgsec>>, url:
     const before = await Promise.all(servers.map((s) => readCounters(s.url)));
     const rss = servers.map((s) => sampleRss(s.pid));
     const plan = { kind: 'same' as const, method: 'GET' as const, path, headers: AUTH, expectStatus: 200 };
-    const loads = await Promise.all(servers.map((s) => drive({ url: s.url, connections, seconds: ctx.seconds, warmupSeconds: ctx.warmupSeconds, plan }, ctx.workDir)));
+    const loads = await Promise.all(servers.map((s) => drive({ url: s.url, connections, seconds: ctx.seconds * ctx.rounds, warmupSeconds: ctx.warmupSeconds, plan }, ctx.workDir)));
     const after = await Promise.all(servers.map((s) => readCounters(s.url)));
     row.rssMb = Math.max(...rss.map((r) => r.stop())) / 2 ** 20;
     row.sqlPerRequest = sqlPerRequest(
@@ -80,12 +81,13 @@ async function twoInstances(first: Awaited<ReturnType<typeof startOrgsec>>, url:
       { sqlStatements: after[0]!.sqlStatements + after[1]!.sqlStatements, httpRequests: after[0]!.httpRequests + after[1]!.httpRequests },
     );
     const [x, y] = loads as [typeof loads[0], typeof loads[0]];
-    row.load = {
+    const load: LoadResult = {
       rps: x.rps + y.rps, p50: Math.max(x.p50, y.p50), p99: Math.max(x.p99, y.p99), requests: x.requests + y.requests,
       statuses: Object.fromEntries([...new Set([...Object.keys(x.statuses), ...Object.keys(y.statuses)])].map((s) => [s, (x.statuses[s] ?? 0) + (y.statuses[s] ?? 0)])),
-      unexpected: x.unexpected + y.unexpected, errors: x.errors + y.errors, timeouts: x.timeouts + y.timeouts, emptyPages: 0, repeated: 0, writes: 0,
+      unexpected: x.unexpected + y.unexpected, errors: x.errors + y.errors, timeouts: x.timeouts + y.timeouts, emptyPages: 0, repeated: 0, writes: 0, issued: x.issued + y.issued,
     };
-    if (row.load.unexpected > 0) row.notes.push(`${row.load.unexpected} unexpected answers`);
+    row.load = load;
+    if (load.unexpected > 0) row.notes.push(`${load.unexpected} unexpected answers`);
   } catch (error) {
     row.error = error instanceof Error ? error.message : String(error);
   } finally {
