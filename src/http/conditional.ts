@@ -14,12 +14,15 @@ export function evaluateIfNoneMatchAsOrigin(app: Express): void {
       if (this.method !== 'GET' && this.method !== 'HEAD') return false;
       const status = this.res!.statusCode;
       if (!((status >= 200 && status < 300) || status === 304)) return false;
-      const etag = this.res!.get('ETag');
-      const ifNoneMatch = this.get('If-None-Match');
-      if (!etag || !ifNoneMatch) return false;
-      if (ifNoneMatch.trim() === '*') return true;
-      const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-      return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
+      return ifNoneMatchMatches(this.get('If-None-Match'), this.res!.get('ETag'));
     },
   });
+}
+
+/** Whether an If-None-Match header matches the ETag (weak comparison, `*` matches any). */
+export function ifNoneMatchMatches(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
+  if (!etag || !ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
 }

@@ -6,8 +6,9 @@ import type { DataVersionReader } from '../database/data-version';
 import type { Logger } from '../logger';
 import { SUPPORTED_API_VERSIONS } from './api-version';
 import { originOf } from './api-base';
-import { logRequest } from './request-log';
-import { cacheKey, sendAnswer, type ResponseCache } from './response-cache';
+import { ifNoneMatchMatches } from './conditional';
+import { logRequest, requestIdOf } from './request-log';
+import { cacheKey, type CachedAnswer, type ResponseCache } from './response-cache';
 
 export interface KeptReadsDeps {
   cache: ResponseCache;
@@ -76,10 +77,56 @@ async function answer(req: Request, res: Response, apiBase: string, deps: KeptRe
   const kept = deps.cache.get(versions.data, cacheKey(principal, apiBase, req.originalUrl));
   if (!kept) return false;
   if (kept.route !== null) res.locals.routeTemplate = kept.route;
-  logRequest(deps.logger, req, res);
+  const requestId = requestIdOf(req);
+  logRequest(deps.logger, req, res, requestId);
   deps.countRequest(req, res);
-  sendAnswer(res, 200, kept);
+  writeKept(req, res, kept, requestId);
   return true;
+}
+
+/** A kept answer's headers as writeHead takes them (name, value, …): for its 200, and for its 304. */
+interface HeaderLines {
+  ok: Array<string | number | readonly string[]>;
+  notModified: Array<string | number | readonly string[]>;
+  etag: string | undefined;
+}
+const headerLinesOf = new WeakMap<CachedAnswer, HeaderLines>();
+
+function headerLines(answer: CachedAnswer): HeaderLines {
+  let lines = headerLinesOf.get(answer);
+  if (lines) return lines;
+  lines = { ok: [], notModified: [], etag: undefined };
+  for (const [name, value] of answer.headers) {
+    lines.ok.push(name, value);
+    // A 304 carries no content headers (as Express's res.send leaves it).
+    if (name !== 'content-type') lines.notModified.push(name, value);
+    if (name === 'etag') lines.etag = String(value);
+  }
+  lines.ok.push('content-length', answer.length);
+  headerLinesOf.set(answer, lines);
+  return lines;
+}
+
+/**
+ * Writes a kept answer as `sendAnswer` does (the request id first, the headers it was built
+ * with, a 304 when If-None-Match matches its ETag), with every header in one writeHead.
+ */
+function writeKept(req: Request, res: Response, answer: CachedAnswer, requestId: string): void {
+  const lines = headerLines(answer);
+  if (ifNoneMatchMatches(req.headers['if-none-match'], lines.etag)) {
+    res.writeHead(304, ['x-request-id', requestId, ...lines.notModified] as string[]);
+    res.end();
+    return;
+  }
+  res.writeHead(200, ['x-request-id', requestId, ...lines.ok] as string[]);
+  if (answer.parts.length === 1) {
+    res.end(answer.parts[0]);
+    return;
+  }
+  res.cork();
+  for (const part of answer.parts) res.write(part);
+  res.end();
+  res.uncork();
 }
 
 /** What Express's own handle does before routing: its request and response, with locals. */

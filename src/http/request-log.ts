@@ -38,16 +38,21 @@ function principalId(principal: Principal | undefined): string {
  */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
-    logRequest(logger, req, res);
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
+    logRequest(logger, req, res, requestId);
     next();
   };
 }
 
-/** Starts the log of one request (also for answers given before Express routes them). */
-export function logRequest(logger: Logger, req: Request, res: Response): void {
+/** The request's id: the incoming `x-request-id` when it is a sane one, else a new UUID. */
+export function requestIdOf(req: Request): string {
   const incoming = req.get('x-request-id');
-  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-  res.setHeader('x-request-id', requestId);
+  return incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** Writes the request's line once it is answered (also for answers given before Express routes them). */
+export function logRequest(logger: Logger, req: Request, res: Response, requestId: string): void {
   // Below the info level nothing is written: no listener, no line built.
   if (!logger.isLevelEnabled('info')) return;
   const started = process.hrtime.bigint();

@@ -70,6 +70,11 @@ beforeEach(() => {
   counted = [];
 });
 
+/** The headers of an answer, but those that belong to one request. */
+function answerHeaders(res: request.Response): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(res.headers).filter(([name]) => !['x-request-id', 'date', 'connection', 'keep-alive'].includes(name)));
+}
+
 const get = (headers: Record<string, string> = {}, target: Server = server) => request(target).get(URL).set({ ...bearer(AL.owner), ...headers });
 
 describe('the repeated-read lane', () => {
@@ -82,13 +87,18 @@ describe('the repeated-read lane', () => {
     expect(again.headers.etag).toBe(first.headers.etag);
     expect(again.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(answerHeaders(again)).toEqual(answerHeaders(first));
     expect(counted).toEqual(['/orgs/:org/things']);
   });
 
   it('answers If-None-Match with a 304 without routing it', async () => {
     const first = await get();
-    const conditional = await get({ 'if-none-match': first.headers.etag! });
+    const conditional = await get({ 'if-none-match': `"other", ${first.headers.etag!}` });
     expect({ status: conditional.status, etag: conditional.headers.etag, routed, built }).toEqual({ status: 304, etag: first.headers.etag, routed: 0, built: 0 });
+    // What Express's res.send leaves on a 304: every header but the content ones.
+    const { 'content-type': _type, 'content-length': _length, ...rest } = answerHeaders(first);
+    expect(answerHeaders(conditional)).toEqual(rest);
+    expect((await get({ 'if-none-match': '"other"' })).status).toBe(200);
   });
 
   it('never gives one caller the answer kept for another', async () => {
