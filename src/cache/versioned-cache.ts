@@ -4,6 +4,8 @@ export interface VersionedCacheOptions<V extends {}> {
   /** The most the cache holds, in the units `sizeOf` measures (bytes, say). */
   maxSize: number;
   sizeOf: (value: V, key: string) => number;
+  /** Called for every entry that leaves the cache: evicted, replaced, or emptied by a newer version. */
+  onRemove?: (key: string) => void;
 }
 
 /**
@@ -16,7 +18,11 @@ export class VersionedCache<V extends {}> {
   private readonly entries: LRUCache<string, V>;
 
   constructor(options: VersionedCacheOptions<V>) {
-    this.entries = new LRUCache<string, V>({ maxSize: options.maxSize, sizeCalculation: (value, key) => Math.max(1, options.sizeOf(value, key)) });
+    const onRemove = options.onRemove;
+    this.entries = new LRUCache<string, V>({
+      maxSize: options.maxSize, sizeCalculation: (value, key) => Math.max(1, options.sizeOf(value, key)),
+      ...(onRemove ? { dispose: (_value: V, key: string) => onRemove(key) } : {}),
+    });
   }
 
   get(version: number, key: string): V | undefined {
@@ -24,9 +30,12 @@ export class VersionedCache<V extends {}> {
     return version === this.version ? this.entries.get(key) : undefined;
   }
 
-  set(version: number, key: string, value: V): void {
+  /** Keeps the value unless its version is behind or it is larger than the whole cache; answers whether it was kept. */
+  set(version: number, key: string, value: V): boolean {
     this.advanceTo(version);
-    if (version === this.version) this.entries.set(key, value);
+    if (version !== this.version) return false;
+    this.entries.set(key, value);
+    return this.entries.has(key);
   }
 
   private advanceTo(version: number): void {

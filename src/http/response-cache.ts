@@ -25,12 +25,16 @@ const PER_REQUEST_HEADERS = /^(x-request-id|x-ratelimit-.*|date|connection|keep-
  */
 export class ResponseCache {
   private readonly answers: VersionedCache<CachedAnswer> | undefined;
-  /** Base and URL of every answer kept under the current version: a cheap "maybe" before authenticating. */
-  private readonly urls = new Set<string>();
-  private urlsVersion = -1;
+  /**
+   * How many kept answers each base and URL has (one per caller): a cheap "maybe" before
+   * authenticating. It follows the cache's own entries, so it is bounded as they are.
+   */
+  private readonly urls = new Map<string, number>();
 
   constructor(maxBytes: number) {
-    this.answers = maxBytes > 0 ? new VersionedCache<CachedAnswer>({ maxSize: maxBytes, sizeOf: (a, key) => a.length + key.length }) : undefined;
+    this.answers = maxBytes > 0
+      ? new VersionedCache<CachedAnswer>({ maxSize: maxBytes, sizeOf: (a, key) => a.length + key.length, onRemove: (key) => this.forget(urlOf(key)) })
+      : undefined;
   }
 
   get enabled(): boolean {
@@ -49,18 +53,20 @@ export class ResponseCache {
   }
 
   set(version: number, key: string, answer: CachedAnswer): void {
-    if (!this.answers) return;
-    this.answers.set(version, key, answer);
-    if (version > this.urlsVersion) {
-      this.urls.clear();
-      this.urlsVersion = version;
-    }
-    if (version === this.urlsVersion) this.urls.add(urlOf(key));
+    if (!this.answers?.set(version, key, answer)) return;
+    const url = urlOf(key);
+    this.urls.set(url, (this.urls.get(url) ?? 0) + 1);
   }
 
   /** False when no caller has an answer kept for this base and URL (true may still miss). */
   mayHold(baseAndUrl: string): boolean {
     return this.urls.has(baseAndUrl);
+  }
+
+  private forget(url: string): void {
+    const left = (this.urls.get(url) ?? 0) - 1;
+    if (left > 0) this.urls.set(url, left);
+    else this.urls.delete(url);
   }
 }
 

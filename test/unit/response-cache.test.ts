@@ -1,0 +1,37 @@
+import { ResponseCache, cacheKey, type CachedAnswer } from '../../src/http/response-cache';
+import type { Principal } from '../../src/auth/principal';
+
+// The response cache's "maybe" index (what the repeated-read lane asks before authenticating)
+// follows the answers actually kept: it forgets what was evicted or belongs to an older
+// version, so a stream of distinct URLs cannot grow it past the cache's own bounds.
+
+const BASE = 'http://orgsec.test';
+const caller = (tokenId: number): Principal => ({ kind: 'app', tokenId } as unknown as Principal);
+const answerOf = (bytes: number): CachedAnswer => ({ parts: [Buffer.alloc(bytes)], length: bytes, headers: [], route: null });
+const keep = (cache: ResponseCache, version: number, token: number, url: string, bytes = 100) =>
+  cache.set(version, cacheKey(caller(token), BASE, url), answerOf(bytes));
+
+it('knows a URL while any caller has an answer kept for it', () => {
+  const cache = new ResponseCache(1_000_000);
+  keep(cache, 1, 1, '/a');
+  keep(cache, 1, 2, '/a');
+  expect(cache.mayHold(`${BASE}\n/a`)).toBe(true);
+  expect(cache.mayHold(`${BASE}\n/b`)).toBe(false);
+});
+
+it('forgets URLs whose answers were evicted, and those of an older version', () => {
+  const cache = new ResponseCache(10_000);
+  keep(cache, 1, 1, '/first');
+  for (let i = 0; i < 1_000; i++) keep(cache, 1, 1, `/distinct-${i}`);
+  expect(cache.mayHold(`${BASE}\n/first`)).toBe(false);
+  expect(cache.mayHold(`${BASE}\n/distinct-999`)).toBe(true);
+  keep(cache, 2, 1, '/second');
+  expect(cache.mayHold(`${BASE}\n/distinct-999`)).toBe(false);
+  expect(cache.mayHold(`${BASE}\n/second`)).toBe(true);
+});
+
+it('does not index an answer it could not keep (larger than the whole cache)', () => {
+  const cache = new ResponseCache(1_000);
+  keep(cache, 1, 1, '/huge', 5_000);
+  expect(cache.mayHold(`${BASE}\n/huge`)).toBe(false);
+});
