@@ -15,7 +15,7 @@ import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
 import type { Logger } from './logger';
 import { createGraphQLMiddleware } from './graphql/server';
-import { apiBase } from './http/api-base';
+import { API_V3_PATH, apiBase } from './http/api-base';
 import { graphqlRequestGuard, jsonParser } from './http/body';
 import { attestationsRoutes } from './modules/attestations/attestations.routes';
 import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
@@ -57,7 +57,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use(metrics.countRequests);
   // /openapi.json and /docs (no token, not rate limited), also under /api/v3 where documentation_url points.
   const openApi = openApiRoutes();
-  app.use('/api/v3', openApi);
+  app.use(API_V3_PATH, openApi);
   app.use(openApi);
   // The offline GraphQL explorer needs introspection: off with it.
   if (graphqlExplorer) app.use(graphiqlRoutes());
@@ -92,7 +92,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in
   // bodies and Link headers keep the prefix the request used.
   // (Two mounts: Express 5 does not match '/' inside a path array.)
-  app.use('/api/v3', api);
+  app.use(API_V3_PATH, api);
   app.use(api);
   app.use(errorMiddleware(logger));
   // A read answered before, for the same caller and data: answered again before routing.

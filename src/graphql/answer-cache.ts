@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { FormattedExecutionResult } from 'graphql';
-import { cacheKey, sendAnswer, storeAnswer, type ResponseCache } from '../http/response-cache';
+import { keptOrReserve, sendAnswer, storeAnswer, type ResponseCache } from '../http/response-cache';
 import type { GraphQLContext } from './context';
 
 // The GraphQL side of the response cache (src/http/response-cache.ts), in the same budget
@@ -40,12 +40,10 @@ function requestKey(req: Request): string | undefined {
 /** Express middleware in front of Apollo: answers a kept query, or leaves a slot for its answer. */
 export function keptGraphQLAnswers(cache: ResponseCache, countKept: CountKeptOperation): RequestHandler {
   return (req: Request, res: Response, next) => {
-    const versions = res.locals.versions;
-    const key = cache.enabled && versions && !res.locals.credentialsError ? requestKey(req) : undefined;
+    const key = cache.enabled && res.locals.versions && !res.locals.credentialsError ? requestKey(req) : undefined;
     if (key === undefined) return next();
     const started = process.hrtime.bigint();
-    const fullKey = cacheKey(res.locals.principal, res.locals.apiBase ?? '', key);
-    const kept = cache.get(versions!.data, fullKey);
+    const kept = keptOrReserve(res, cache, key);
     if (kept) {
       sendAnswer(res, 200, kept);
       countKept(kept.operation ?? null, Number(process.hrtime.bigint() - started) / 1e9);
@@ -53,7 +51,6 @@ export function keptGraphQLAnswers(cache: ResponseCache, countKept: CountKeptOpe
     }
     const slot: GraphQLAnswerSlot = {};
     res.locals.graphqlAnswerSlot = slot;
-    res.locals.responseCacheSlot = { cache, version: versions!.data, key: fullKey };
     // Kept once sent, with every header it was sent with.
     res.once('finish', () => {
       if (slot.json === undefined || res.statusCode !== 200) return;

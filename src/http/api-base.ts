@@ -1,6 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import { BadRequestError } from '../errors/domain';
 
+/** Where the REST API is mounted too, as on an enterprise server (URLs in bodies keep it). */
+export const API_V3_PATH = '/api/v3';
+
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
 
 /**

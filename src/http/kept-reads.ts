@@ -4,11 +4,11 @@ import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/principal';
 import type { DataVersionReader } from '../database/data-version';
 import type { Logger } from '../logger';
-import { SUPPORTED_API_VERSIONS } from './api-version';
-import { originOf } from './api-base';
+import { isSupportedApiVersion } from './api-version';
+import { API_V3_PATH, originOf } from './api-base';
 import { ifNoneMatchMatches } from './conditional';
 import { logRequest, requestIdOf } from './request-log';
-import { cacheKey, type CachedAnswer, type ResponseCache } from './response-cache';
+import { cacheKey, endWithParts, type CachedAnswer, type ResponseCache } from './response-cache';
 
 export interface KeptReadsDeps {
   cache: ResponseCache;
@@ -19,8 +19,6 @@ export interface KeptReadsDeps {
   logger: Logger;
   countRequest: (req: Request, res: Response) => void;
 }
-
-const API_V3 = '/api/v3';
 
 /**
  * The repeated-read lane, ahead of Express's router: a GET whose answer this caller was
@@ -45,7 +43,6 @@ export function withKeptReadsFirst(app: Express, deps: KeptReadsDeps): RequestLi
 }
 
 function keptReadLane(app: Express, deps: KeptReadsDeps) {
-  const supported = new Set<string>(SUPPORTED_API_VERSIONS);
   const { cache } = deps;
   const shut = !cache.enabled || deps.rateLimited;
   /** False at once when the request cannot take the lane; else whether it was answered. */
@@ -53,12 +50,11 @@ function keptReadLane(app: Express, deps: KeptReadsDeps) {
     if (shut || incoming.method !== 'GET') return false;
     // A body, even on a GET, is parsed (and may be refused) on the way: only bodiless requests take the lane.
     if (incoming.headers['transfer-encoding'] !== undefined || (incoming.headers['content-length'] ?? '0') !== '0') return false;
-    const requested = incoming.headers['x-service-api-version'];
-    if (requested !== undefined && (typeof requested !== 'string' || !supported.has(requested.trim()))) return false;
     const [req, res] = adopt(app, incoming, outgoing);
+    if (!isSupportedApiVersion(req.get('x-service-api-version'))) return false;
     const origin = originOf(req);
     if (origin === undefined) return false;
-    const apiBase = req.path.startsWith(`${API_V3}/`) ? `${origin}${API_V3}` : origin;
+    const apiBase = req.path.startsWith(`${API_V3_PATH}/`) ? `${origin}${API_V3_PATH}` : origin;
     if (!cache.mayHold(`${apiBase}\n${req.originalUrl}`)) return false;
     return answer(req, res, apiBase, deps);
   };
@@ -119,14 +115,7 @@ function writeKept(req: Request, res: Response, answer: CachedAnswer, requestId:
     return;
   }
   res.writeHead(200, ['x-request-id', requestId, ...lines.ok] as string[]);
-  if (answer.parts.length === 1) {
-    res.end(answer.parts[0]);
-    return;
-  }
-  res.cork();
-  for (const part of answer.parts) res.write(part);
-  res.end();
-  res.uncork();
+  endWithParts(res, answer.parts);
 }
 
 /** What Express's own handle does before routing: its request and response, with locals. */

@@ -96,10 +96,31 @@ export function sendAnswer(res: Response, status: number, answer: CachedAnswer):
     res.end();
     return;
   }
+  endWithParts(res, answer.parts);
+}
+
+/** Ends a response whose headers are set with an answer's bytes: one part as is, several corked into one write. */
+export function endWithParts(res: Response, parts: readonly Buffer[]): void {
+  if (parts.length === 1) {
+    res.end(parts[0]);
+    return;
+  }
   res.cork();
-  for (const part of answer.parts) res.write(part);
+  for (const part of parts) res.write(part);
   res.end();
   res.uncork();
+}
+
+/**
+ * The answer this caller was given for `request` under the request's data version; when
+ * there is none, marks where `storeAnswer` keeps the one about to be built.
+ */
+export function keptOrReserve(res: Response, cache: ResponseCache, request: string): CachedAnswer | undefined {
+  const version = res.locals.versions!.data;
+  const key = cacheKey(res.locals.principal, res.locals.apiBase ?? '', request);
+  const answer = cache.get(version, key);
+  if (!answer) res.locals.responseCacheSlot = { cache, version, key };
+  return answer;
 }
 
 /**
@@ -110,10 +131,8 @@ export function answerFromCache(cache: ResponseCache): RequestHandler {
   return (req: Request, res: Response, next) => {
     const versions = res.locals.versions;
     if (!cache.enabled || !versions || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-    const key = cacheKey(res.locals.principal, res.locals.apiBase ?? '', req.originalUrl);
-    const answer = cache.get(versions.data, key);
+    const answer = keptOrReserve(res, cache, req.originalUrl);
     if (answer) return sendAnswer(res, 200, answer);
-    res.locals.responseCacheSlot = { cache, version: versions.data, key };
     next();
   };
 }
