@@ -18,6 +18,8 @@ declare global {
       operation?: OperationName;
       /** The database's write counters as this request found them (read before anything else). */
       versions?: DataVersions;
+      /** The ETag of this read's 200, from its data version, caller and URL (src/http/response-cache.ts). */
+      answerTag?: string;
       /** Where a cacheable answer is stored once built (src/http/response-cache.ts). */
       responseCacheSlot?: { cache: ResponseCache; version: number; key: string };
       /** The route template of an answer given before routing (the repeated-read lane). */

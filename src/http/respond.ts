@@ -2,8 +2,9 @@ import crypto from 'node:crypto';
 import type { Response } from 'express';
 import { sendAnswer, storeAnswer, type CachedAnswer } from './response-cache';
 
-// JSON answers carry a weak ETag of their bytes, the one Express would give them, so a
-// client's If-None-Match gets a 304; responses vary on the caller (reference.md "Conditional GETs").
+// JSON answers carry a weak ETag, so a client's If-None-Match gets a 304; responses vary on
+// the caller (reference.md "Conditional GETs"). A read's 200 is tagged by its data version,
+// caller and URL (response-cache.ts answerTag); anything else by its bytes, as Express would.
 
 export function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
@@ -16,16 +17,19 @@ export function sendJson(res: Response, status: number, body: unknown): void {
 export function sendJsonText(res: Response, status: number, json: string | Buffer | readonly Buffer[]): void {
   const parts = typeof json === 'string' ? [Buffer.from(json, 'utf8')] : Buffer.isBuffer(json) ? [json] : json;
   const answer: CachedAnswer = { parts, length: 0, headers: [], route: null };
-  const hash = crypto.createHash('sha1');
-  for (const part of parts) {
-    hash.update(part);
-    answer.length += part.length;
-  }
+  for (const part of parts) answer.length += part.length;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  // The `etag` package's weak form, as Express computes it: length in hex and 27 base64 digits of SHA-1.
-  res.setHeader('ETag', `W/"${answer.length.toString(16)}-${hash.digest('base64').substring(0, 27)}"`);
+  const tag = status === 200 ? res.locals.answerTag : undefined;
+  res.setHeader('ETag', tag ?? bytesTag(parts, answer.length));
   if (status === 200) storeAnswer(res.req, res, answer);
   sendAnswer(res, status, answer);
+}
+
+/** The `etag` package's weak form, as Express computes it: length in hex and 27 base64 digits of SHA-1. */
+function bytesTag(parts: readonly Buffer[], length: number): string {
+  const hash = crypto.createHash('sha1');
+  for (const part of parts) hash.update(part);
+  return `W/"${length.toString(16)}-${hash.digest('base64').substring(0, 27)}"`;
 }
 
 export function sendEmpty(res: Response, status: 201 | 204): void {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { VersionedCache } from '../cache/versioned-cache';
 import type { Principal } from '../auth/principal';
@@ -112,25 +113,36 @@ export function endWithParts(res: Response, parts: readonly Buffer[]): void {
 }
 
 /**
+ * The ETag of a read answered under `version` for `key` (caller, API base, URL): what the
+ * cache already relies on, that these name the answer's bytes, so no page is hashed. Equal
+ * in every instance over one database; any write gives every answer a new one.
+ */
+export function answerTag(version: number, key: string): string {
+  return `W/"${crypto.createHash('sha1').update(`${version}\n${key}`).digest('base64').substring(0, 27)}"`;
+}
+
+/**
  * The answer this caller was given for `request` under the request's data version; when
- * there is none, marks where `storeAnswer` keeps the one about to be built.
+ * there is none, marks where `storeAnswer` keeps the one about to be built. Either way the
+ * answer's ETag is named (`res.locals.answerTag`).
  */
 export function keptOrReserve(res: Response, cache: ResponseCache, request: string): CachedAnswer | undefined {
   const version = res.locals.versions!.data;
   const key = cacheKey(res.locals.principal, res.locals.apiBase ?? '', request);
-  const answer = cache.get(version, key);
-  if (!answer) res.locals.responseCacheSlot = { cache, version, key };
+  res.locals.answerTag = answerTag(version, key);
+  const answer = cache.enabled ? cache.get(version, key) : undefined;
+  if (!answer && cache.enabled) res.locals.responseCacheSlot = { cache, version, key };
   return answer;
 }
 
 /**
  * Route middleware for reads: answers from the cache, or marks where `respond.ts` stores
- * the answer the route builds. Placed after the route's own header-setting middleware.
+ * the answer the route builds, and names its ETag (with the cache off too, so an uncached
+ * instance tags answers alike). Placed after the route's own header-setting middleware.
  */
 export function answerFromCache(cache: ResponseCache): RequestHandler {
   return (req: Request, res: Response, next) => {
-    const versions = res.locals.versions;
-    if (!cache.enabled || !versions || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    if (!res.locals.versions || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
     const answer = keptOrReserve(res, cache, req.originalUrl);
     if (answer) return sendAnswer(res, 200, answer);
     next();
