@@ -108,6 +108,23 @@ describe('the response cache', () => {
     expect(visible(after)).toEqual(visible(await uncached.get(url, AL.owner)));
   });
 
+  it('tags a read by its data version and caller, not its bytes: equal on both instances, new after any write, and never another token\'s', async () => {
+    const url = `/repos/${ORG}/${REPOS[4]}/dependency-bot/alerts?per_page=3`;
+    const first = await cached(url, AL.owner);
+    expect((await uncached.get(url, AL.owner)).headers.etag).toBe(first.headers.etag);
+    const other = await cached(url, AL.member);
+    if (other.status === 200) expect(other.headers.etag).not.toBe(first.headers.etag);
+    // A write to another repository's alert: this page's bytes stay, its tag moves.
+    const [elsewhere] = JSON.parse((await cached(`/repos/${ORG}/${REPOS[0]}/dependency-bot/alerts?per_page=1`, AL.owner)).body.toString());
+    const patched = await t.http().patch(`/repos/${ORG}/${REPOS[0]}/dependency-bot/alerts/${elsewhere.number}`).set(bearer(AL.owner))
+      .send(elsewhere.state === 'open' ? { state: 'dismissed', dismissed_reason: 'tolerable_risk' } : { state: 'open' });
+    expect(patched.status).toBe(200);
+    const after = await cached(url, AL.owner, { 'if-none-match': first.headers.etag! });
+    expect({ status: after.status, same: after.body.toString() === first.body.toString() }).toEqual({ status: 200, same: true });
+    expect(after.headers.etag).not.toBe(first.headers.etag);
+    expect(after.headers.etag).toBe((await uncached.get(url, AL.owner)).headers.etag);
+  });
+
   it('sees a write made by another instance over the same database', async () => {
     const url = `/repos/${ORG}/${REPOS[5]}/dependency-bot/alerts?per_page=1`;
     const before = JSON.parse((await cached(url, AL.owner)).body.toString());
