@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { FormattedExecutionResult } from 'graphql';
-import { keptOrReserve, sendAnswer, storeAnswer, type ResponseCache } from '../http/response-cache';
+import { cacheKey, keptOrReserve, sendAnswer, storeAnswer, type ResponseCache } from '../http/response-cache';
 import type { GraphQLContext } from './context';
 
 // The GraphQL side of the response cache (src/http/response-cache.ts), in the same budget
@@ -43,7 +43,7 @@ export function keptGraphQLAnswers(cache: ResponseCache, countKept: CountKeptOpe
     const key = cache.enabled && res.locals.versions && !res.locals.credentialsError ? requestKey(req) : undefined;
     if (key === undefined) return next();
     const started = process.hrtime.bigint();
-    const kept = keptOrReserve(res, cache, key);
+    const kept = keptOrReserve(res, cache, cacheKey(res.locals.principal, res.locals.apiBase ?? '', key));
     if (kept) {
       sendAnswer(res, 200, kept);
       countKept(kept.operation ?? null, Number(process.hrtime.bigint() - started) / 1e9);

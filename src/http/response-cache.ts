@@ -122,28 +122,30 @@ export function answerTag(version: number, key: string): string {
 }
 
 /**
- * The answer this caller was given for `request` under the request's data version; when
- * there is none, marks where `storeAnswer` keeps the one about to be built. Either way the
- * answer's ETag is named (`res.locals.answerTag`).
+ * The answer kept under `key` (see cacheKey) for the request's data version; when there
+ * is none, marks where `storeAnswer` keeps the one about to be built.
  */
-export function keptOrReserve(res: Response, cache: ResponseCache, request: string): CachedAnswer | undefined {
+export function keptOrReserve(res: Response, cache: ResponseCache, key: string): CachedAnswer | undefined {
   const version = res.locals.versions!.data;
-  const key = cacheKey(res.locals.principal, res.locals.apiBase ?? '', request);
-  res.locals.answerTag = answerTag(version, key);
-  const answer = cache.enabled ? cache.get(version, key) : undefined;
-  if (!answer && cache.enabled) res.locals.responseCacheSlot = { cache, version, key };
+  const answer = cache.get(version, key);
+  if (!answer) res.locals.responseCacheSlot = { cache, version, key };
   return answer;
 }
 
 /**
- * Route middleware for reads: answers from the cache, or marks where `respond.ts` stores
- * the answer the route builds, and names its ETag (with the cache off too, so an uncached
- * instance tags answers alike). Placed after the route's own header-setting middleware.
+ * Route middleware for reads: names the answer's ETag (with the cache off too, so an
+ * uncached instance tags answers alike), then answers from the cache or marks where
+ * `respond.ts` stores the answer the route builds. Placed after the route's own
+ * header-setting middleware.
  */
 export function answerFromCache(cache: ResponseCache): RequestHandler {
   return (req: Request, res: Response, next) => {
-    if (!res.locals.versions || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-    const answer = keptOrReserve(res, cache, req.originalUrl);
+    const versions = res.locals.versions;
+    if (!versions || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    const key = cacheKey(res.locals.principal, res.locals.apiBase ?? '', req.originalUrl);
+    res.locals.answerTag = answerTag(versions.data, key);
+    if (!cache.enabled) return next();
+    const answer = keptOrReserve(res, cache, key);
     if (answer) return sendAnswer(res, 200, answer);
     next();
   };
