@@ -3,7 +3,7 @@ import express, { Router } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
 import { evaluateIfNoneMatchAsOrigin } from './http/conditional';
-import { identify, requireValidCredentials } from './http/authenticate';
+import { identify, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
 import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
@@ -25,6 +25,8 @@ import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { graphiqlRoutes } from './graphql/graphiql.routes';
 import { keptGraphQLAnswers } from './graphql/answer-cache';
+import { answerJsonToRestClients } from './graphql/accept';
+import { withCors, type CorsOrigins } from './http/cors';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
@@ -35,13 +37,15 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Introspection and the Apollo Sandbox landing page at /graphql (default on). */
   graphqlExplorer?: boolean;
+  /** Browser origins that may read answers (default any: `*`). */
+  corsOrigins?: CorsOrigins;
 }
 
 /**
  * The HTTP request listener (no listen): the Express app with the REST API, GraphQL, health
  * check and one error middleware, behind the lane that answers repeated reads.
  */
-export async function createApp({ services, logger, trustProxy = false, graphqlExplorer = true }: AppOptions): Promise<RequestListener> {
+export async function createApp({ services, logger, trustProxy = false, graphqlExplorer = true, corsOrigins = '*' }: AppOptions): Promise<RequestListener> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy);
@@ -68,8 +72,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
 
   // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
   // Also under /api/graphql, where clients made for the enterprise-server layout look.
-  app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
-    keptGraphQLAnswers(services.responseCache, metrics.graphql.countKept),
+  app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), refuseAmbiguousCredentials, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
+    answerJsonToRestClients, keptGraphQLAnswers(services.responseCache, metrics.graphql.countKept),
     await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
   const api = Router();
@@ -96,8 +100,9 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use(api);
   app.use(errorMiddleware(logger));
   // A read answered before, for the same caller and data: answered again before routing.
-  return withKeptReadsFirst(app, {
+  // CORS headers go on first, so every answer carries them, and preflights end there.
+  return withCors(withKeptReadsFirst(app, {
     cache: services.responseCache, versions: services.versions, authenticator: services.authenticator, rateLimited: services.rateLimiter !== undefined,
     logger, countRequest: metrics.countRequest,
-  });
+  }), corsOrigins);
 }

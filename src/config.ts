@@ -1,4 +1,5 @@
 import net from 'node:net';
+import type { CorsOrigins } from './http/cors';
 import { DEFAULT_RATE_LIMIT_POLICY, type RateLimitPolicy } from './rate-limits/rate-limit.policy';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -39,6 +40,17 @@ const databaseUrl: Rule<string> = {
   },
 };
 
+/** `*`, `off`, or origins as a browser sends them (scheme://host[:port], no path), comma-separated. */
+const corsOrigins: Rule<CorsOrigins> = {
+  allowed: '*, off, or a comma-separated list of origins such as https://dash.example.com,http://localhost:5173',
+  read: (raw) => {
+    if (raw === '*' || raw === 'off') return raw;
+    const origins = raw.split(',').map((origin) => origin.trim());
+    const isOrigin = (origin: string) => URL.canParse(origin) && new URL(origin).origin === origin && /^https?:$/.test(new URL(origin).protocol);
+    return origins.every(isOrigin) ? origins : undefined;
+  },
+};
+
 // Rate limits above a billion per window are no limit at all; RATE_LIMITS=off says that.
 const MAX_LIMIT = 1_000_000_000;
 
@@ -54,6 +66,7 @@ export const SETTINGS = {
   LOG_LEVEL: { flag: '--log-level <level>', default: 'info', rule: oneOf(...LOG_LEVELS), description: `JSON log level on stdout: ${LOG_LEVELS.join(', ')}` },
   TRUST_PROXY: { flag: '--trust-proxy [bool]', default: 'false', rule: oneOf('true', 'false'), description: 'true behind a reverse proxy: URLs in bodies follow X-Forwarded-Proto/-Host (the flag alone means true)' },
   GRAPHQL_EXPLORER: { flag: '--graphql-explorer <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns off GraphQL introspection, the Apollo Sandbox landing page and /graphiql' },
+  CORS_ORIGINS: { flag: '--cors-origins <origins>', default: '*', rule: corsOrigins, description: 'browser origins that may call the API: * (any), a comma-separated list, or off (no CORS headers)' },
   DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance' },
   RESPONSE_CACHE_MB: { flag: '--response-cache-mb <n>', default: '32', rule: integer(0, 4096), description: 'megabytes of finished read answers each instance keeps for repeated requests (0: none)' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
@@ -104,6 +117,8 @@ export interface Config {
   rateLimits: RateLimitPolicy | false;
   trustProxy: boolean;
   graphqlExplorer: boolean;
+  /** Origins whose pages may read answers (CORS). */
+  corsOrigins: CorsOrigins;
   /** PostgreSQL connections per instance (SQLite always uses one). */
   databasePoolMax: number;
   /** Bytes of finished read answers kept per instance (0: no response cache). */
@@ -150,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     },
     trustProxy: v.TRUST_PROXY === 'true',
     graphqlExplorer: v.GRAPHQL_EXPLORER === 'on',
+    corsOrigins: v.CORS_ORIGINS,
     databasePoolMax: v.DATABASE_POOL_MAX,
     responseCacheBytes: v.RESPONSE_CACHE_MB * 2 ** 20,
   };

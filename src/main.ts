@@ -20,7 +20,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   await migrateLatest(database);
   const services = createServices(database, { rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes });
   await hooks.beforeListen?.(services);
-  const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer });
+  const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer, corsOrigins: config.corsOrigins });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = createHttpServer(app, hooks.serverLimits).listen(config.port, config.host, () => resolve(s));
     s.once('error', reject);

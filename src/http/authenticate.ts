@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Authenticator } from '../auth/authenticator';
 import type { DataVersionReader } from '../database/data-version';
@@ -5,6 +6,18 @@ import { ANONYMOUS } from '../auth/principal';
 import { AuthenticationError, BadRequestError } from '../errors/domain';
 
 const QUERY_TOKEN_KEYS = ['access_token', 'token'];
+
+/**
+ * The request's one Authorization header. Node keeps only the first of several, so they
+ * are counted from the headers as sent: two name no single caller, and are refused.
+ */
+export function authorizationOf(req: IncomingMessage): string | undefined {
+  const values = req.headersDistinct.authorization;
+  if (values !== undefined && values.length > 1) {
+    throw new BadRequestError('The request has more than one Authorization header. Send exactly one.');
+  }
+  return values?.[0];
+}
 
 /**
  * The one authentication step: Authorization header → res.locals.principal. Bad
@@ -18,9 +31,10 @@ export function identify(authenticator: Authenticator, versions: DataVersionRead
     // (The repeated-read lane may have read it, and identified the caller, for this same request.)
     res.locals.versions ??= await versions.read();
     try {
-      res.locals.principal ??= await authenticator.authenticate(req.get('authorization'), res.locals.versions.data);
+      res.locals.principal ??= await authenticator.authenticate(authorizationOf(req), res.locals.versions.data);
     } catch (error) {
-      if (!(error instanceof AuthenticationError)) throw error;
+      // Refused once counted: a bad token, or two Authorization headers.
+      if (!(error instanceof AuthenticationError) && !(error instanceof BadRequestError)) throw error;
       res.locals.principal = ANONYMOUS;
       res.locals.credentialsError = error;
     }
@@ -43,5 +57,11 @@ export const requireValidCredentials: RequestHandler = (req, res, next) => {
   if (principal?.kind === 'user' && principal.grant.kind === 'scopes') {
     res.setHeader('X-OAuth-Scopes', principal.grant.declared.join(', '));
   }
+  next();
+};
+
+/** Two Authorization headers make a malformed request: GraphQL refuses it before Apollo, as REST does (400). */
+export const refuseAmbiguousCredentials: RequestHandler = (_req, res, next) => {
+  if (res.locals.credentialsError instanceof BadRequestError) throw res.locals.credentialsError;
   next();
 };

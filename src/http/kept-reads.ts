@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import { isSupportedApiVersion } from './api-version';
 import { API_V3_PATH, originOf } from './api-base';
 import { ifNoneMatchMatches } from './conditional';
+import { authorizationOf } from './authenticate';
 import { logRequest, requestIdOf } from './request-log';
 import { cacheKey, endWithParts, type CachedAnswer, type ResponseCache } from './response-cache';
 
@@ -65,7 +66,7 @@ async function answer(req: Request, res: Response, apiBase: string, deps: KeptRe
   res.locals.versions = versions;
   let principal: Principal;
   try {
-    principal = await deps.authenticator.authenticate(req.get('authorization'), versions.data);
+    principal = await deps.authenticator.authenticate(authorizationOf(req), versions.data);
   } catch {
     return false; // the whole chain refuses it, after counting it
   }

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { Principal } from '../auth/principal';
-import type { AuthenticationError } from '../errors/domain';
+import type { AuthenticationError, BadRequestError } from '../errors/domain';
 import type { OperationName } from '../auth/requirements';
 import type { DataVersions } from '../database/data-version';
 import type { ResponseCache } from './response-cache';
@@ -11,8 +11,8 @@ declare global {
   namespace Express {
     interface Locals {
       principal?: Principal;
-      /** Credentials that did not authenticate; refused once the request is counted. */
-      credentialsError?: AuthenticationError;
+      /** Credentials that did not authenticate, or more than one; refused once the request is counted. */
+      credentialsError?: AuthenticationError | BadRequestError;
       /** Origin plus the API mount path: every URL field in a body starts with it. */
       apiBase?: string;
       operation?: OperationName;

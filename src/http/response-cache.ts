@@ -16,7 +16,8 @@ export interface CachedAnswer {
 }
 
 // Headers that belong to the request, not the answer: never replayed from the cache.
-const PER_REQUEST_HEADERS = /^(x-request-id|x-ratelimit-.*|date|connection|keep-alive|content-length|transfer-encoding)$/i;
+// (CORS headers answer the request's Origin; they are set anew ahead of the cache.)
+const PER_REQUEST_HEADERS = /^(x-request-id|x-ratelimit-.*|access-control-.*|date|connection|keep-alive|content-length|transfer-encoding)$/i;
 
 /**
  * Finished answers of read operations, for one data version: a polling client gets the

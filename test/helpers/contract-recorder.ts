@@ -24,11 +24,14 @@ function documentedOperation(method: string, url: string): boolean {
   }
 }
 
+/** The original's `dependabot` segment is an alias: its answers are held to the operation it names. */
+const asDocumented = (url: string) => url.replace(/^((?:\/api\/v3)?\/(?:enterprises|orgs|repos\/[^/?]+)\/[^/?]+)\/dependabot\/alerts(?=[/?]|$)/, '$1/dependency-bot/alerts');
+
 export function contractRecorder(): ContractRecorder {
   const violations: string[] = [];
   const check = (req: IncomingMessage, res: ServerResponse, chunks: Buffer[]) => {
     const method = req.method ?? 'GET';
-    const url = req.url ?? '/';
+    const url = asDocumented(req.url ?? '/');
     const shown = url.length > 160 ? `${url.slice(0, 160)}…` : url;
     if (!documentedOperation(method, url)) return;
     const text = Buffer.concat(chunks).toString('utf8');

@@ -25,9 +25,24 @@ function pageSender(writer: AlertJsonWriter) {
   };
 }
 
+/** The alert paths' owner part, then the original's own segment: `/orgs/acme/dependabot/alerts…`. */
+const ORIGINAL_SEGMENT = /^(\/(?:enterprises|orgs)\/[^/?]+|\/repos\/[^/?]+\/[^/?]+)\/dependabot\/alerts(?=[/?]|$)/;
+
+/**
+ * The original's segment `dependabot` is an alias of `dependency-bot`, so its clients'
+ * generated methods (`octokit.rest.dependabot.*`) reach #23–#27 with only the base URL
+ * changed. The route sees the product's path; `originalUrl`, which Link headers and the
+ * response cache follow, keeps the one the request used.
+ */
+const acceptOriginalSegment: RequestHandler = (req, _res, next) => {
+  req.url = req.url.replace(ORIGINAL_SEGMENT, '$1/dependency-bot/alerts');
+  next();
+};
+
 /** Spec §4.4, #23–#27 (#26 is the single-alert read). */
 export function dependencyAlertsRoutes(alerts: DependencyAlertsService, cached: RequestHandler): Router {
   const router = Router();
+  router.use(acceptOriginalSegment);
   const writer = new AlertJsonWriter();
   const sendPage = pageSender(writer);
 

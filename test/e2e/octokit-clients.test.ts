@@ -1,0 +1,132 @@
+import { importEsm } from '../../src/shared/import-esm';
+import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, type Operation } from '../helpers/operations';
+import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
+
+// Issue 18: the clients users already have, exactly as they come. @octokit/rest's generated
+// methods with only baseUrl changed (no version header, Octokit's own Accept and user agent),
+// @octokit/graphql and octokit.graphql with their default headers.
+
+let t: TestApp;
+let Octokit: any;
+let graphql: any;
+
+beforeAll(async () => {
+  [{ Octokit }, { graphql }] = await Promise.all([importEsm('@octokit/rest'), importEsm('@octokit/graphql')]);
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const restClient = (token: string | undefined = DEMO_OWNER_TOKEN) => new Octokit({ ...(token ? { auth: token } : {}), baseUrl: `${t.url}/api/v3` });
+
+/** Every generated method, by the request it makes: `GET /orgs/{org}/organization-roles` → the method. */
+function generatedMethods(octokit: any): Map<string, { name: string; call: (params: object) => Promise<any> }> {
+  const methods = new Map<string, { name: string; call: (params: object) => Promise<any> }>();
+  for (const [scope, endpoints] of Object.entries<Record<string, any>>(octokit.rest)) {
+    for (const [name, method] of Object.entries<any>(endpoints)) {
+      const { method: verb, url } = method.endpoint.DEFAULTS;
+      methods.set(`${verb} ${url}`, { name: `${scope}.${name}`, call: method });
+    }
+  }
+  return methods;
+}
+
+/** The request the original's clients make for an operation: its own path segment for alerts. */
+const asTheOriginalNamesIt = (op: Operation) => `${op.method} ${op.path.replace('/dependency-bot/', '/dependabot/')}`;
+
+describe('@octokit/rest generated methods, with only baseUrl changed', () => {
+  beforeAll(() => t.services.world.load(demoWorld(), { replace: true }));
+
+  it('exist for every operation but the OIDC property inclusions (#11–#16), which the current release lacks', () => {
+    const methods = generatedMethods(restClient());
+    const without = OPERATIONS.filter((op) => !methods.has(asTheOriginalNamesIt(op))).map((op) => op.number);
+    expect(without).toEqual([11, 12, 13, 14, 15, 16]);
+  });
+
+  // In the spec's order: each write's sample is valid in the world its predecessors leave.
+  const withMethods = OPERATIONS.filter((op) => op.number < 11 || op.number > 16);
+  it.each(withMethods.map((op) => [`#${op.number} ${op.method} ${op.path}`, op] as const))('%s', async (_title, op) => {
+    const method = generatedMethods(restClient()).get(asTheOriginalNamesIt(op))!;
+    const answer = await method.call({ ...op.sample.params, ...op.sample.query, ...(op.sample.body ?? {}) });
+    expect(op.success).toContain(answer.status);
+    if (op.method === 'GET') {
+      // What the method returns is exactly what the product's own path answers.
+      const url = new URL(answer.url);
+      const raw = await t.http().get(`${url.pathname.replace('/dependabot/', '/dependency-bot/')}${url.search}`).set(bearer(DEMO_OWNER_TOKEN));
+      expect(raw.status).toBe(200);
+      expect(answer.data).toEqual(raw.body);
+    }
+  });
+
+  it('paginate follows the dependabot.* lists to their end, through Link URLs that keep the segment', async () => {
+    await t.services.world.load(demoWorld(), { replace: true });
+    const octokit = restClient();
+    const pages: string[] = [];
+    octokit.hook.after('request', (response: { url: string }) => {
+      pages.push(new URL(response.url).pathname);
+    });
+    const org = await octokit.paginate(octokit.rest.dependabot.listAlertsForOrg, { org: 'acme-corp', per_page: 1 });
+    const repo = await octokit.paginate(octokit.rest.dependabot.listAlertsForRepo, { owner: 'acme-corp', repo: 'api', per_page: 1 });
+    const enterprise = await octokit.paginate(octokit.rest.dependabot.listAlertsForEnterprise, { enterprise: 'acme', per_page: 1 });
+
+    const all = async (path: string) => (await t.http().get(`/api/v3${path}?per_page=100`).set(bearer(DEMO_OWNER_TOKEN))).body.map((a: { url: string }) => a.url).sort();
+    const urls = (alerts: Array<{ url: string }>) => alerts.map((a) => a.url).sort();
+    expect(org.length).toBeGreaterThan(2);
+    expect(urls(org)).toEqual(await all('/orgs/acme-corp/dependency-bot/alerts'));
+    expect(urls(repo)).toEqual(await all('/repos/acme-corp/api/dependency-bot/alerts'));
+    expect(urls(enterprise)).toEqual(await all('/enterprises/acme/dependency-bot/alerts'));
+    // One page per alert (the last has no next link), each under the segment the first request used.
+    expect(pages.length).toBe(org.length + repo.length + enterprise.length);
+    expect(pages.every((path) => path.includes('/dependabot/alerts'))).toBe(true);
+  });
+
+  it('getAlert and updateAlert change the alert the product path shows', async () => {
+    await t.services.world.load(demoWorld(), { replace: true });
+    const octokit = restClient();
+    const [open] = (await t.http().get('/repos/acme-corp/api/dependency-bot/alerts?state=open').set(bearer(DEMO_OWNER_TOKEN))).body;
+    const { data: updated } = await octokit.rest.dependabot.updateAlert({
+      owner: 'acme-corp', repo: 'api', alert_number: open.number, state: 'dismissed', dismissed_reason: 'tolerable_risk', dismissed_comment: 'from @octokit/rest',
+    });
+    expect(updated).toMatchObject({ number: open.number, state: 'dismissed', dismissed_reason: 'tolerable_risk', dismissed_comment: 'from @octokit/rest' });
+    const { data: read } = await octokit.rest.dependabot.getAlert({ owner: 'acme-corp', repo: 'api', alert_number: open.number });
+    const product = await t.http().get(`/api/v3/repos/acme-corp/api/dependency-bot/alerts/${open.number}`).set(bearer(DEMO_OWNER_TOKEN));
+    expect(read).toEqual(product.body);
+    expect(read.state).toBe('dismissed');
+  });
+
+  it('errors reach the caller as Octokit RequestErrors with the documented status', async () => {
+    const failure = await restClient('svc_no_such_token').rest.orgs.listOrgRoles({ org: 'acme-corp' }).catch((error: any) => error);
+    expect(failure).toMatchObject({ name: 'HttpError', status: 401 });
+    const missing = await restClient().rest.dependabot.getAlert({ owner: 'acme-corp', repo: 'api', alert_number: 999_999 }).catch((error: any) => error);
+    expect(missing).toMatchObject({ name: 'HttpError', status: 404 });
+  });
+});
+
+describe('GraphQL through Octokit, with its default headers', () => {
+  beforeAll(() => t.services.world.load(demoWorld(), { replace: true }));
+  const query = '{ viewer { login } organization(login: "acme-corp") { login } }';
+  const expected = { viewer: { login: 'alice' }, organization: { login: 'acme-corp' } };
+
+  it('@octokit/graphql (Accept: application/vnd.github.v3+json) gets the data', async () => {
+    const client = graphql.defaults({ baseUrl: t.url, headers: { authorization: `token ${DEMO_OWNER_TOKEN}` } });
+    expect(await client(query)).toEqual(expected);
+  });
+
+  it('@octokit/graphql with the enterprise-server base URL (…/api/v3) reaches /api/graphql', async () => {
+    const client = graphql.defaults({ baseUrl: `${t.url}/api/v3`, headers: { authorization: `bearer ${DEMO_OWNER_TOKEN}` } });
+    expect(await client(query)).toEqual(expected);
+  });
+
+  it('octokit.graphql from @octokit/rest, with variables', async () => {
+    const octokit = restClient();
+    const answer = await octokit.graphql('query ($login: String!) { organization(login: $login) { login } viewer { login } }', { login: 'acme-corp' });
+    expect(answer).toEqual(expected);
+  });
+
+  it('a GraphQL error reaches the caller as a GraphqlResponseError carrying the data', async () => {
+    const client = graphql.defaults({ baseUrl: t.url, headers: { authorization: `token ${DEMO_OWNER_TOKEN}` } });
+    const failure = await client('{ viewer { login } organization(login: "no-such-org") { login } }').catch((error: any) => error);
+    expect(failure.name).toBe('GraphqlResponseError');
+    expect(failure.data).toEqual({ viewer: { login: 'alice' }, organization: null });
+    expect(failure.errors[0].extensions.code).toBe('NOT_FOUND');
+  });
+});
