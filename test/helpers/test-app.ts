@@ -4,6 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { createServices, type Services } from '../../src/composition';
+import type { CorsOrigins } from '../../src/http/cors';
 import type { Logger } from '../../src/logger';
 import type { RateLimitPolicy } from '../../src/rate-limits/rate-limit.policy';
 import { contractRecorder } from './contract-recorder';
@@ -26,12 +27,14 @@ export interface TestAppOptions {
   rateLimits?: RateLimitPolicy;
   /** Where the app logs; silent unless a test reads the log. */
   logger?: Logger;
+  /** CORS_ORIGINS (default `*`). */
+  corsOrigins?: CorsOrigins;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const services = createServices(db, { rateLimits: options.rateLimits ?? false });
-  const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }) });
+  const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }), ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}) });
   // One listening server per file: a stable origin, as a real client sees. Every REST
   // answer is checked against /openapi.json on the way out.
   const recorder = contractRecorder();
