@@ -42,6 +42,7 @@ const BAD: Array<[SettingName, string, string]> = [
   ['LOG_LEVEL', 'loud', 'must be one of fatal, error, warn, info, debug, trace, silent'],
   ['TRUST_PROXY', 'yes', 'must be true or false'],
   ['GRAPHQL_EXPLORER', 'maybe', 'must be on or off'],
+  ['CORS_ORIGINS', 'https://dash.example.com/app', 'must be *, off, or a comma-separated list of origins such as https://dash.example.com,http://localhost:5173'],
   ['DATABASE_POOL_MAX', '0', 'must be an integer from 1 to 1000'],
   ['RESPONSE_CACHE_MB', '4097', 'must be an integer from 0 to 4096'],
   ['RATE_LIMITS', 'false', 'must be on or off'],
