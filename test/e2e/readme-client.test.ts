@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { demoWorld } from '../helpers/operations';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+// The README's Clients example, run as a user runs it: its packages are the ones its
+// `npm install` line names, its token the one its `export` line sets, and its script the
+// code block as written, with only the server's address changed to this test's.
+
+const ROOT = path.join(__dirname, '..', '..');
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const CLIENTS = README.slice(README.indexOf('\n## Clients\n'), README.indexOf('\n## ', README.indexOf('\n## Clients\n') + 1));
+const SHELL = /```sh\n([\s\S]*?)```/.exec(CLIENTS)![1]!;
+const SCRIPT = /Save this as `client\.mjs`[\s\S]*?```js\n([\s\S]*?)```/.exec(CLIENTS)![1]!;
+const README_ORIGIN = 'http://127.0.0.1:3000';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.load(demoWorld());
+});
+afterAll(() => t.close());
+
+function runModule(code: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // From the project root, so the packages resolve from node_modules as from the user's own.
+    const child = spawn(process.execPath, ['--input-type=module'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (exit) => resolve({ code: exit, stdout, stderr }));
+    child.stdin.end(code);
+  });
+}
+
+it('installs only packages the suite itself has', () => {
+  const installed = /npm install (.+)/.exec(SHELL)![1]!.trim().split(/\s+/);
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  expect(installed.length).toBeGreaterThan(0);
+  for (const name of installed) expect(Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })).toContain(name);
+});
+
+it('runs as written against the demo world, and prints what the API holds', async () => {
+  expect(SCRIPT).toContain(`baseUrl: '${README_ORIGIN}/api/v3'`);
+  const token = /export ORGSEC_TOKEN=(\S+)/.exec(SHELL)![1]!;
+  const run = await runModule(SCRIPT.replaceAll(README_ORIGIN, t.url), { ORGSEC_TOKEN: token });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  const world = demoWorld() as any;
+  const openAlerts = world.alerts.filter((alert: { repository: string; state: string }) => alert.repository.startsWith('acme-corp/') && alert.state === 'open');
+  const lines = run.stdout.trim().split('\n');
+  expect(lines[0]).toMatch(/^\d+ organization roles: .*Role reader/);
+  expect(lines[1]).toMatch(new RegExp(`^${openAlerts.length} open alerts: `));
+  expect(lines[2]).toMatch(/^OIDC token properties: \S/);
+  expect(lines[3]).toBe('1 attestation(s) for the web artifact');
+  expect(lines[4]).toBe('GraphQL says you are alice');
+}, 30_000);
