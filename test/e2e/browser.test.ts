@@ -151,4 +151,17 @@ describe('documentation_url', () => {
     }
     await context.close();
   }, 240_000);
+
+  it('followed on a /docs page already open, opens that operation too', async () => {
+    const { page } = await openPage();
+    const first = (await sendToMissingOwner(t, OPERATIONS[0]!, DEMO_OWNER_TOKEN)).body.documentation_url as string;
+    const last = OPERATIONS[OPERATIONS.length - 1]!;
+    const second = (await sendToMissingOwner(t, last, DEMO_OWNER_TOKEN)).body.documentation_url as string;
+    await page.goto(first);
+    await page.locator('.opblock.is-open').first().waitFor({ timeout: 20_000 });
+    await page.goto(second); // the same document: only the fragment changes
+    const path = page.locator(`.opblock.is-open .opblock-summary-path[data-path="${last.path}"]`);
+    await path.waitFor({ timeout: 10_000 });
+    expect(await path.count()).toBe(1);
+  }, 60_000);
 });
