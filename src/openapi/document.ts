@@ -31,7 +31,7 @@ export function requestJsonSchema(schema: z.ZodType): JsonSchema {
 }
 
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'Bad request: invalid JSON, an unsupported API version, or or invalid input where the operation answers 400 rather than 422' },
+  400: { name: 'BadRequest', description: 'Bad request: invalid JSON, an unsupported API version, or invalid input where the operation answers 400 rather than 422' },
   401: { name: 'Unauthorized', description: 'Requires authentication, or bad credentials' },
   403: { name: 'Forbidden', description: 'Forbidden: the token lacks the fine-grained permission, or the rate limit is exhausted' },
   404: { name: 'NotFound', description: 'Resource not found, or not visible to the caller (the same answer)' },
