@@ -13,6 +13,7 @@ import { withKeptReadsFirst } from './http/kept-reads';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
+import { rootRoutes } from './http/root.routes';
 import type { Logger } from './logger';
 import { createGraphQLMiddleware } from './graphql/server';
 import { API_V3_PATH, apiBase } from './http/api-base';
@@ -64,7 +65,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use(API_V3_PATH, openApi);
   app.use(openApi);
   // The offline GraphQL explorer needs introspection: off with it.
-  if (graphqlExplorer) app.use(graphiqlRoutes());
+  if (graphqlExplorer) app.use(graphiqlRoutes(GRAPHQL_PATHS));
 
   // Every request is identified, then counted (x-ratelimit-*), before anything else
   // can answer it; only then are bad credentials refused.
@@ -83,7 +84,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(jsonParser());
   api.use(apiVersion);
   api.use(requireValidCredentials);
-  api.use(versionsRoutes());
+  api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
   // Reads answer from the response cache when they can (after their own headers are set).
   // The alert lists first: they are what clients poll, and no two modules share a path.
   const cached = answerFromCache(services.responseCache);

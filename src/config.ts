@@ -73,7 +73,7 @@ export const SETTINGS = {
   RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
   RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: { flag: '--rate-limit-anonymous-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each client address without valid credentials' },
   RATE_LIMIT_WRITES_PER_MINUTE: { flag: '--rate-limit-writes-per-minute <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.writeLimit), rule: integer(1, MAX_LIMIT), description: 'writes per minute per caller before the "spammed" answer' },
-  RATE_LIMIT_SPAMMED_STATUS: { flag: '--rate-limit-spammed-status <status>', default: String(DEFAULT_RATE_LIMIT_POLICY.spammedStatus), rule: oneOf('422', '429'), description: 'status of the "spammed" answer: 422 as the spec documents, or 429' },
+  RATE_LIMIT_SPAMMED_STATUS: { flag: '--rate-limit-spammed-status <status>', default: String(DEFAULT_RATE_LIMIT_POLICY.spammedStatus), rule: oneOf('422', '429'), description: 'status of the "spammed" answer: 422 (as the original answers) or 429 (which Octokit retries)' },
 } as const satisfies Record<string, { flag: string; default: string; rule: Rule<unknown>; description: string }>;
 
 export type SettingName = keyof typeof SETTINGS;

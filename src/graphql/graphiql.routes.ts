@@ -21,10 +21,18 @@ const PAGE = `<!doctype html>
 <head>
   <meta charset="utf-8">
   <title>orgsec GraphiQL</title>
-  <style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>
+  <style>
+    body { margin: 0; height: 100vh; display: flex; flex-direction: column; font-family: system-ui, sans-serif; }
+    #token-note { margin: 0; padding: 6px 12px; font-size: 14px; background: #fff8c5; border-bottom: 1px solid #d4a72c; }
+    #token-note code { background: #fff; padding: 0 4px; border-radius: 3px; }
+    #graphiql { flex: 1; min-height: 0; }
+  </style>
   <link rel="stylesheet" href="./assets/graphiql.css">
 </head>
 <body>
+  <p id="token-note" role="note">No token is sent: the schema, the Docs pane and public data work anonymously.
+    To act as yourself, open the <strong>Headers</strong> tab below the query and add
+    <code>"Authorization": "Bearer &lt;your token&gt;"</code> next to the preset headers.</p>
   <div id="graphiql">Loading GraphiQL…</div>
   <script src="./assets/react.js"></script>
   <script src="./assets/react-dom.js"></script>
@@ -36,9 +44,10 @@ const PAGE = `<!doctype html>
 
 /**
  * A script file rather than inline (works under a strict Content-Security-Policy). The
- * endpoint is /graphql, next to the page (/graphiql/ redirects keep the trailing slash); the
- * version header and Apollo's CSRF header are preset in the headers editor, where the
- * user adds `Authorization: Bearer <token>`.
+ * endpoint is the GraphQL path next to the page (/graphiql/ redirects keep the trailing slash);
+ * the version header and Apollo's CSRF header are preset in the headers editor. No placeholder
+ * token: one would be sent as it stands and refused, and the schema (Docs, completion) would
+ * not load; the note above the editor says where the user's token goes.
  */
 const INIT = `(function () {
   var endpoint = new URL('../graphql', window.location.href).toString();
@@ -47,7 +56,7 @@ const INIT = `(function () {
   ReactDOM.createRoot(document.getElementById('graphiql')).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
-      defaultHeaders: JSON.stringify(Object.assign({ Authorization: 'Bearer <token>' }, presetHeaders), null, 2),
+      defaultHeaders: JSON.stringify(presetHeaders, null, 2),
       defaultEditorToolbarOpen: true,
       shouldPersistHeaders: false, // a token typed here is not kept in the browser's storage
     }),
@@ -55,16 +64,19 @@ const INIT = `(function () {
 })();
 `;
 
-export function graphiqlRoutes(): Router {
-  const router = Router();
-  router.get('/graphiql', directoryPage(PAGE));
-  router.get('/graphiql/init.js', (_req, res) => {
+/** GraphiQL next to each GraphQL path (/graphql → /graphiql/, /api/graphql → /api/graphiql/). */
+export function graphiqlRoutes(graphqlPaths: readonly string[]): Router {
+  const explorer = Router();
+  explorer.get('/', directoryPage(PAGE));
+  explorer.get('/init.js', (_req, res) => {
     res.type('application/javascript').send(INIT);
   });
-  router.get('/graphiql/assets/:name', (req, res, next) => {
+  explorer.get('/assets/:name', (req, res, next) => {
     const file = ASSETS[req.params.name];
     if (!file) return next();
     res.sendFile(file, { maxAge: '1d', headers: { 'Content-Type': req.params.name.endsWith('.css') ? 'text/css; charset=utf-8' : 'application/javascript; charset=utf-8' } });
   });
+  const router = Router();
+  router.use(graphqlPaths.map((graphql) => graphql.replace(/graphql$/, 'graphiql')), explorer);
   return router;
 }

@@ -1,7 +1,6 @@
 import 'reflect-metadata'; // type-graphql's decorators need it before any decorated class loads
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
 import type { Services } from '../composition';
@@ -16,6 +15,7 @@ import { complexityLimit, parseOptions, validationRules } from './limits';
 import { mutationRateLimit } from './rate-limit.plugin';
 import { rateLimitCallerOf } from '../http/rate-limit';
 import { createLoaders } from './loaders';
+import { landingPageWithGraphiQL } from './landing-page.plugin';
 import { graphqlSchema } from './schema';
 
 export interface GraphQLOptions {
@@ -64,7 +64,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
       // Last: only an answer every plugin let through is kept.
       ...(answers ? [answers.plugin] : []),
-      options.explorer ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
+      options.explorer ? landingPageWithGraphiQL() : ApolloServerPluginLandingPageDisabled(),
     ],
   });
   await server.start();

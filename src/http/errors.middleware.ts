@@ -1,14 +1,16 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { requirementOf } from '../auth/requirements';
+import type { OperationName } from '../auth/requirements';
 import { isInvalidValueError } from '../database/dialect';
 import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError } from '../errors/domain';
 import { toGraphQLError } from '../errors/graphql';
 import { toHttpError } from '../errors/http';
+import { operationFragment } from '../openapi/deep-link';
 
-function documentationUrl(apiBase: string | undefined, operation: string | undefined): string {
-  const base = `${apiBase ?? ''}/docs`;
-  return operation ? `${base}#operation/${operation}` : base;
+/** The API docs, opened at the operation that failed when there is one. */
+function documentationUrl(apiBase: string | undefined, operation: OperationName | undefined): string {
+  const base = `${apiBase ?? ''}/docs/`;
+  return operation ? `${base}${operationFragment(operation)}` : base;
 }
 
 /**
@@ -42,8 +44,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
 /** The failure as a domain error and its HTTP rendering; anything unknown is logged once. */
 function renderFailure(logger: Logger, error: unknown, req: Request, res: Response) {
   const cause = fromRequestFailure(error) ?? error;
-  const operation = res.locals.operation ? requirementOf(res.locals.operation).operationId : undefined;
-  const rendered = toHttpError(cause, documentationUrl(res.locals.apiBase, operation));
+  const rendered = toHttpError(cause, documentationUrl(res.locals.apiBase, res.locals.operation));
   if (rendered.status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
   return { cause, rendered };
 }

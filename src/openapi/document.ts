@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REQUIREMENTS, type OperationName, type Requirement } from '../auth/requirements';
+import { REQUIREMENTS, type CallerRule, type OperationName, type Requirement } from '../auth/requirements';
 import { API_VERSION, SUPPORTED_API_VERSIONS } from '../http/api-version';
 import { componentRef, componentSchemas } from './components';
 import { OPERATION_DOCS, type OperationDoc } from './operations';
@@ -31,12 +31,12 @@ export function requestJsonSchema(schema: z.ZodType): JsonSchema {
 }
 
 const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
-  400: { name: 'BadRequest', description: 'Bad request: invalid JSON, an unsupported API version, or invalid input where the spec lists 400' },
+  400: { name: 'BadRequest', description: 'Bad request: invalid JSON, an unsupported API version, or invalid input where the operation answers 400 rather than 422' },
   401: { name: 'Unauthorized', description: 'Requires authentication, or bad credentials' },
   403: { name: 'Forbidden', description: 'Forbidden: the token lacks the fine-grained permission, or the rate limit is exhausted' },
   404: { name: 'NotFound', description: 'Resource not found, or not visible to the caller (the same answer)' },
   409: { name: 'Conflict', description: 'Conflict: the alert cannot make this transition' },
-  413: { name: 'PayloadTooLarge', description: 'The request body is too large (1 MiB; 4 MiB for #21)' },
+  413: { name: 'PayloadTooLarge', description: 'The request body is too large (1 MiB; 4 MiB when creating an attestation)' },
   414: { name: 'UriTooLong', description: 'The query string is longer than 3,584 bytes once percent-encoded' },
   422: { name: 'ValidationFailed', description: 'Validation failed, or the endpoint has been spammed' },
   429: { name: 'TooManyRequests', description: 'Rate limited (when the operator configures 429 for the "spammed" answer)' },
@@ -83,12 +83,25 @@ function componentResponses() {
   return responses;
 }
 
+/** Who may call, in the words of the people calling (the rule names are code). */
+const CALLER_WORDS: Record<CallerRule, string> = {
+  orgAdmin: 'an owner of the organization',
+  orgRoleReader: 'an owner of the organization, or a member holding an organization role with `read_organization_custom_org_role`',
+  orgSecurityManager: 'an owner or security manager of the organization',
+  orgOidcAdmin: 'an owner of the organization, or a member holding an organization role with `write_organization_oidc_settings` (such as `ci_cd_admin`)',
+  enterpriseOwner: 'an owner of the enterprise',
+  enterpriseMember: 'a member of the enterprise',
+  repoReader: 'someone who can read the repository',
+  repoWriter: 'someone who can write to the repository',
+  repoAlertManager: 'someone who may see and triage the repository\'s security alerts (writers, maintainers, admins, organization owners and security managers)',
+};
+
 function grantDescription(requirement: Requirement): string {
   const scopes = requirement.scopes.map((s) => `\`${s}\``).join(' or ');
   const publicScopes = requirement.publicScopes?.length ? ` (or ${requirement.publicScopes.map((s) => `\`${s}\``).join(', ')} when only public repositories are touched)` : '';
   const permission = requirement.permission ? `\`${requirement.permission[0]}\`: ${requirement.permission[1]}` : 'none: fine-grained and app tokens are not accepted';
   const anonymous = requirement.publicRead ? '\n\nCallable without a token when only public resources are requested.' : '';
-  return `Spec ${requirement.spec}.\n\n**Classic/OAuth scope:** ${scopes}${publicScopes}.\n\n**Fine-grained permission:** ${permission}.\n\n**Caller:** ${requirement.caller}.${anonymous}`;
+  return `**Classic/OAuth scope:** ${scopes}${publicScopes}.\n\n**Fine-grained permission:** ${permission}.\n\n**Who may call:** ${CALLER_WORDS[requirement.caller]}.${anonymous}`;
 }
 
 function parametersOf(doc: OperationDoc): unknown[] {
@@ -133,7 +146,6 @@ function operationObject(name: OperationName, doc: OperationDoc): Record<string,
     parameters: parametersOf(doc),
     responses,
     security: requirement.publicRead ? [{ bearer: [] }, {}] : [{ bearer: [] }],
-    'x-spec-operation': requirement.spec,
     'x-oauth-scopes': [...requirement.scopes],
     'x-public-oauth-scopes': [...(requirement.publicScopes ?? [])],
     'x-fine-grained-permission': requirement.permission ? { [requirement.permission[0]]: requirement.permission[1] } : null,
@@ -164,10 +176,10 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     },
     servers: [{ url: serverUrl }],
     tags: [
-      { name: 'organization-roles', description: 'Spec §4.1, #1–#10' },
-      { name: 'oidc', description: 'Spec §4.2, #11–#20' },
-      { name: 'attestations', description: 'Spec §4.3, #21–#22' },
-      { name: 'dependency-alerts', description: 'Spec §4.4, #23–#27 (public preview)' },
+      { name: 'organization-roles', description: 'Organization roles: list and read the roles of an organization, see which teams and users hold one, and assign or remove them.' },
+      { name: 'oidc', description: 'GitHub Actions OIDC customization: which custom repository properties are included in OIDC tokens, and the template of the subject (`sub`) claim for an organization or a repository.' },
+      { name: 'attestations', description: 'Artifact attestations: store signed Sigstore bundles for a repository and list them by subject digest.' },
+      { name: 'dependency-alerts', description: 'Dependency alerts (public preview): list the alerts of an enterprise, an organization or a repository, read one, and dismiss, reopen or assign it.' },
     ],
     security: [{ bearer: [] }],
     paths,

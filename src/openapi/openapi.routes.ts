@@ -32,13 +32,43 @@ const DOCS_INDEX = `<!doctype html>
 
 // A script file, not inline: works under a Content-Security-Policy without 'unsafe-inline'.
 // The description's URL is relative to /docs/, so it also works under a path prefix.
-const DOCS_INITIALIZER = `window.onload = function () {
+// Swagger UI decodes the whole fragment before splitting it at '/', so an operationId with a
+// '/' in it (all of Octokit's: `orgs/list-org-roles`) never opens from a link, even one Swagger UI
+// wrote itself (`#/organization-roles/orgs%2Flist-org-roles`). A plugin, through Swagger UI's plugin
+// API, splits such a fragment first and opens the operation it names; and a fragment
+// changed on an open page (another documentation_url followed) is opened too.
+const DOCS_INITIALIZER = `function encodedSlashDeepLinks(system) {
+  return {
+    statePlugins: {
+      layout: {
+        wrapActions: {
+          parseDeepLinkHash: function (original) {
+            return function (hash) {
+              var raw = window.location.hash.replace(/^#!?\\/?/, '');
+              if (!system.getConfigs().deepLinking || !/%2F/i.test(raw)) return original(hash);
+              var key = system.layoutSelectors.isShownKeyFromUrlHashArray(raw.split('/').map(decodeURIComponent));
+              if (key[0] === 'operations') system.layoutActions.show(['operations-tag', key[1]], true);
+              system.layoutActions.show(key, true);
+              system.layoutActions.scrollTo(key);
+              if (system.layoutActions.scrollToVirtualizedOperation) system.layoutActions.scrollToVirtualizedOperation(key);
+            };
+          },
+        },
+      },
+    },
+  };
+}
+window.onload = function () {
   window.ui = SwaggerUIBundle({
     url: new URL('../openapi.json', window.location.href).toString(),
     dom_id: '#swagger-ui',
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    plugins: [encodedSlashDeepLinks],
     layout: 'StandaloneLayout',
+  });
+  window.addEventListener('hashchange', function () {
+    window.ui.layoutActions.parseDeepLinkHash(decodeURIComponent(window.location.hash));
   });
 };
 `;

@@ -5,8 +5,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { REQUIREMENTS } from '../../src/auth/requirements';
 import { OpenApiValidator, assertDocumented } from '../helpers/openapi-validator';
-import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, fillPath, sampleUrl, type Operation } from '../helpers/operations';
+import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, type Operation } from '../helpers/operations';
+import { sendOperation, sendToMissingOwner, type SendOverrides } from '../helpers/send-operation';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
+import { USER_TEXT_LEAKS } from '../helpers/user-text';
 
 const run = promisify(execFile);
 const ROOT = path.join(__dirname, '..', '..');
@@ -31,15 +33,7 @@ afterAll(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-function send(operation: Operation, token: string | null, overrides: { params?: Record<string, string>; body?: unknown; headers?: Record<string, string> } = {}) {
-  const url = overrides.params
-    ? fillPath(operation.path, { ...operation.sample.params, ...overrides.params }) + sampleUrl(operation).replace(/^[^?]*/, '')
-    : sampleUrl(operation);
-  let req = t.http()[operation.method.toLowerCase() as 'get'](url).set(overrides.headers ?? {});
-  if (token) req = req.set(bearer(token));
-  const body = 'body' in overrides ? overrides.body : operation.sample.body;
-  return body === undefined ? req : req.send(body as object);
-}
+const send = (operation: Operation, token: string | null, overrides?: SendOverrides) => sendOperation(t, operation, token, overrides);
 
 describe('GET /openapi.json', () => {
   it('answers an OpenAPI 3.1 document without a token', async () => {
@@ -140,13 +134,18 @@ describe('real responses match the description', () => {
     expect(statuses).toContain(403);
   });
 
-  it('404 for a missing owner on every operation', async () => {
+  it('404 for a missing owner on every operation, whose documentation_url opens that operation in /docs', async () => {
     for (const op of OPERATIONS) {
-      const owner = ['org', 'owner', 'enterprise'].find((name) => name in op.sample.params)!;
-      const res = await send(op, DEMO_OWNER_TOKEN, { params: { [owner]: 'no-such-owner-anywhere' } });
+      const res = await sendToMissingOwner(t, op, DEMO_OWNER_TOKEN);
       expect({ op: op.number, status: res.status }).toEqual({ op: op.number, status: 404 });
       assertDocumented(validator, res);
+      // Swagger UI's deep link, #/{tag}/{operationId}, each segment encoded (test/e2e/browser.test.ts opens them).
+      const { operationId } = REQUIREMENTS[op.name];
+      const tag = validator.tagOf(op.method, op.path);
+      expect(res.body.documentation_url).toBe(`${t.url}/docs/#/${tag}/${encodeURIComponent(operationId)}`);
     }
+    const enterpriseLayout = await t.http().get('/api/v3/orgs/no-such-owner-anywhere/organization-roles').set(bearer(DEMO_OWNER_TOKEN));
+    expect(enterpriseLayout.body.documentation_url).toBe(`${t.url}/api/v3/docs/#/organization-roles/orgs%2Flist-org-roles`);
   });
 
   it('400 or 422 for invalid input on every operation that takes a body or a checked parameter', async () => {
@@ -181,6 +180,18 @@ describe('real responses match the description', () => {
     expect(() => validator.check({ method: 'GET', path: '/orgs/a/organization-roles', status: 418, body: {} })).toThrow(/does not document/);
     expect(() => validator.check({ method: 'GET', path: '/nowhere', status: 200, body: {} })).toThrow(/no documented operation/);
   });
+});
+
+it('speaks to users: no spec section or operation numbers, no files they do not have', async () => {
+  expect(JSON.stringify(document)).not.toMatch(USER_TEXT_LEAKS);
+  const tags = document.tags as Array<{ name: string; description: string }>;
+  expect(tags.map((tag) => tag.name)).toEqual(['organization-roles', 'oidc', 'attestations', 'dependency-alerts']);
+  for (const tag of tags) expect(tag.description.length).toBeGreaterThan(40);
+  for (const page of ['/docs/', '/graphiql/', '/graphql']) {
+    const res = await t.http().get(page).set('Accept', 'text/html');
+    expect({ page, status: res.status }).toEqual({ page, status: 200 });
+    expect(res.text).not.toMatch(USER_TEXT_LEAKS);
+  }
 });
 
 describe('GET /docs', () => {

@@ -85,7 +85,7 @@ describe('#1 GET /orgs/{org}/organization-roles', () => {
     for (const token of [TOKENS.memberClassic, TOKENS.outsiderClassic]) {
       const res = await t.http().get(roles()).set(bearer(token));
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ message: expect.any(String), documentation_url: expect.stringContaining('#operation/orgs/list-org-roles'), status: '403' });
+      expect(res.body).toEqual({ message: expect.any(String), documentation_url: `${t.url}/docs/#/organization-roles/orgs%2Flist-org-roles`, status: '403' });
     }
   });
 

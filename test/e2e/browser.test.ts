@@ -1,11 +1,14 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { REQUIREMENTS } from '../../src/auth/requirements';
 import { API_VERSION } from '../../src/http/api-version';
-import { DEMO_OWNER_TOKEN, demoWorld } from '../helpers/operations';
+import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld } from '../helpers/operations';
+import { sendToMissingOwner } from '../helpers/send-operation';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
-// Issue 9: the explorers in a real browser (Debian's Chromium, driven by playwright-core):
-// /docs shows every operation and /graphiql runs a query, and neither page asks anything
-// of another host (they work offline).
+// Issues 9 and 18: the explorers in a real browser (Debian's Chromium, driven by playwright-core):
+// /docs shows every operation and opens the one an error's documentation_url names, /graphiql
+// loads its schema without a token and runs a query with one, /graphql's landing page leads to
+// GraphiQL when Apollo's CDN is out of reach, and the orgsec pages ask nothing of another host.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Without the background-networking flags Chromium keeps calling home, which a closed
@@ -24,13 +27,21 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A fresh page that records every URL it requests. */
-async function openPage(): Promise<{ page: Page; requested: string[] }> {
+/** A fresh page that records every URL it requests and the status of every answer. */
+async function openPage(): Promise<{ page: Page; requested: string[]; statuses: Array<{ url: string; status: number }> }> {
   const page = await (await browser.newContext()).newPage();
   const requested: string[] = [];
+  const statuses: Array<{ url: string; status: number }> = [];
   page.on('request', (request) => requested.push(request.url()));
-  return { page, requested };
+  page.on('response', (response) => statuses.push({ url: response.url(), status: response.status() }));
+  return { page, requested, statuses };
 }
+
+/** GraphiQL's visible headers editor (CodeMirror 5), found in the page. */
+const headersEditor = () => {
+  const editors = [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')] as any[];
+  return editors.find((editor) => editor.offsetParent !== null && editor.CodeMirror.getValue() !== '');
+};
 
 const onlyLocal = (requested: string[]) => requested.filter((url) => !url.startsWith(t.url) && !url.startsWith('data:'));
 
@@ -39,6 +50,22 @@ it('/docs renders the description with all 27 operations, from orgsec alone', as
   await page.goto(`${t.url}/docs`);
   await page.getByText('Create an attestation', { exact: true }).first().waitFor({ timeout: 20_000 });
   expect(await page.locator('.opblock').count()).toBe(27);
+  expect(onlyLocal(requested)).toEqual([]);
+}, 40_000);
+
+it('/graphiql loads its schema without a token: the Docs pane shows the Query type and no request is refused', async () => {
+  const { page, requested, statuses } = await openPage();
+  await page.goto(`${t.url}/graphiql`);
+  // The page says where a token goes, before anyone needs one.
+  await page.getByRole('note').getByText('"Authorization": "Bearer <your token>"').waitFor({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
+  const docs = page.locator('.graphiql-doc-explorer');
+  await docs.getByText('Query', { exact: true }).first().waitFor({ timeout: 20_000 });
+  await docs.getByText('Query', { exact: true }).first().click();
+  await docs.getByText('organization', { exact: true }).first().waitFor({ timeout: 10_000 });
+  const graphql = statuses.filter((answer) => answer.url === `${t.url}/graphql`);
+  expect(graphql.length).toBeGreaterThan(0);
+  expect(statuses.filter((answer) => answer.status >= 400)).toEqual([]);
   expect(onlyLocal(requested)).toEqual([]);
 }, 40_000);
 
@@ -51,14 +78,10 @@ it('/graphiql runs a query with a token and shows the result, from orgsec alone'
     ((globalThis as any).document.querySelector('.graphiql-query-editor .CodeMirror') as any).CodeMirror.setValue(query);
   }, '{ organization(login: "acme-corp") { login viewerIsAMember: login } viewer { login } }');
   await page.getByRole('button', { name: 'Headers' }).click();
-  const headersEditor = () => {
-    const editors = [...(globalThis as any).document.querySelectorAll('.graphiql-editor-tool .CodeMirror')] as any[];
-    return editors.find((editor) => editor.offsetParent !== null && editor.CodeMirror.getValue() !== '');
-  };
   await page.waitForFunction(`(${headersEditor.toString()})() !== undefined`, undefined, { timeout: 10_000 });
-  // The version and CSRF headers are preset; the user puts their token in.
+  // The version and CSRF headers are preset, and no placeholder credential; the user adds their token.
   const preset = await page.evaluate(`JSON.parse((${headersEditor.toString()})().CodeMirror.getValue())`);
-  expect(preset).toEqual({ Authorization: 'Bearer <token>', 'X-Service-Api-Version': API_VERSION, 'Apollo-Require-Preflight': 'true' });
+  expect(preset).toEqual({ 'X-Service-Api-Version': API_VERSION, 'Apollo-Require-Preflight': 'true' });
   await page.evaluate(`(${headersEditor.toString()})().CodeMirror.setValue(${JSON.stringify(JSON.stringify({ ...(preset as object), Authorization: `Bearer ${DEMO_OWNER_TOKEN}` }))})`);
   await page.locator('.graphiql-execute-button').click();
   const result = page.locator('.result-window');
@@ -67,3 +90,78 @@ it('/graphiql runs a query with a token and shows the result, from orgsec alone'
   expect(shown).toEqual({ data: { organization: { login: 'acme-corp', viewerIsAMember: 'acme-corp' }, viewer: { login: 'alice' } } });
   expect(onlyLocal(requested)).toEqual([]);
 }, 40_000);
+
+describe('the /graphql landing page without Apollo\'s CDN', () => {
+  it.each([['/graphql', '/graphiql/', '/graphql'], ['/api/graphql', '/api/graphiql/', '/api/graphql']])(
+    '%s says Sandbox could not load and its link opens GraphiQL at %s, which queries %s',
+    async (landing, graphiql, endpoint) => {
+      const { page, statuses } = await openPage();
+      // Offline as this machine is, but certain: Apollo's CDN refuses every request.
+      await page.context().route(/^https:\/\/[^/]*apollographql\.com\//, (route) => route.abort('internetdisconnected'));
+      await page.goto(`${t.url}${landing}`, { waitUntil: 'domcontentloaded' });
+      const alert = page.getByRole('alert');
+      await alert.getByText('Apollo Sandbox could not be loaded').waitFor({ timeout: 20_000 });
+      await alert.getByRole('link', { name: 'Open GraphiQL' }).click();
+      await page.getByRole('button', { name: 'Show Documentation Explorer' }).click({ timeout: 20_000 });
+      await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).first().waitFor({ timeout: 20_000 });
+      expect(page.url()).toBe(`${t.url}${graphiql}`);
+      expect(statuses.filter((answer) => answer.url === `${t.url}${endpoint}`).map((answer) => answer.status)).toContain(200);
+    },
+    40_000,
+  );
+
+  it('the link to GraphiQL is there even while Sandbox loads', async () => {
+    const { page } = await openPage();
+    await page.context().route(/^https:\/\/[^/]*apollographql\.com\//, (route) => route.abort('internetdisconnected'));
+    await page.goto(`${t.url}/graphql`, { waitUntil: 'domcontentloaded' });
+    expect(await page.locator('#explorers').getByRole('link', { name: /GraphiQL/ }).getAttribute('href')).toBe('graphiql/');
+  }, 40_000);
+});
+
+describe('documentation_url', () => {
+  // Every operation's error names its own operation; /docs opens exactly that one, in view.
+  it('opens exactly its operation in /docs, for every operation of /openapi.json', async () => {
+    const document = (await t.http().get('/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string; tags: string[] }>> };
+    const described = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, ...op })));
+    expect(described).toHaveLength(OPERATIONS.length);
+    const context = await browser.newContext();
+    for (const op of OPERATIONS) {
+      const { operationId } = REQUIREMENTS[op.name];
+      const res = await sendToMissingOwner(t, op, DEMO_OWNER_TOKEN);
+      expect({ operationId, status: res.status }).toEqual({ operationId, status: 404 });
+      const url = String(res.body.documentation_url);
+      const entry = described.find((d) => d.operationId === operationId)!;
+      expect({ operationId, url }).toEqual({ operationId, url: `${t.url}/docs/#/${entry.tags[0]}/${encodeURIComponent(operationId)}` });
+
+      const page = await context.newPage();
+      await page.goto(url);
+      const open = page.locator('.opblock.is-open');
+      await open.first().waitFor({ timeout: 20_000 });
+      expect({ operationId, open: await open.count() }).toEqual({ operationId, open: 1 });
+      const shown = {
+        operationId,
+        method: (await open.locator('.opblock-summary-method').innerText()).toLowerCase(),
+        path: await open.locator('.opblock-summary-path').getAttribute('data-path'),
+      };
+      expect(shown).toEqual({ operationId, method: entry.method, path: entry.path });
+      // Scrolled to: the block's summary is inside the window.
+      const box = (await open.locator('.opblock-summary').boundingBox())!;
+      expect({ operationId, inView: box.y >= 0 && box.y + box.height <= page.viewportSize()!.height }).toEqual({ operationId, inView: true });
+      await page.close();
+    }
+    await context.close();
+  }, 240_000);
+
+  it('followed on a /docs page already open, opens that operation too', async () => {
+    const { page } = await openPage();
+    const first = (await sendToMissingOwner(t, OPERATIONS[0]!, DEMO_OWNER_TOKEN)).body.documentation_url as string;
+    const last = OPERATIONS[OPERATIONS.length - 1]!;
+    const second = (await sendToMissingOwner(t, last, DEMO_OWNER_TOKEN)).body.documentation_url as string;
+    await page.goto(first);
+    await page.locator('.opblock.is-open').first().waitFor({ timeout: 20_000 });
+    await page.goto(second); // the same document: only the fragment changes
+    const path = page.locator(`.opblock.is-open .opblock-summary-path[data-path="${last.path}"]`);
+    await path.waitFor({ timeout: 10_000 });
+    expect(await path.count()).toBe(1);
+  }, 60_000);
+});

@@ -219,10 +219,11 @@ describe('errors', () => {
 });
 
 describe('the explorer', () => {
-  it('a browser GET of /graphql shows the Apollo Sandbox landing page', async () => {
+  it('a browser GET of /graphql shows the Apollo Sandbox landing page, with a link to GraphiQL', async () => {
     const res = await t.http().get('/graphql').set('Accept', 'text/html');
     expect(res.status).toBe(200);
-    expect(res.text).toMatch(/Apollo|sandbox/i);
+    expect(res.text).toContain('https://embeddable-sandbox.cdn.apollographql.com/');
+    expect(res.text).toContain('<a href="graphiql/">');
   });
 
   it('a GET query without a preflight header is refused (CSRF prevention)', async () => {

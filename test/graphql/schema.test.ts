@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { printedSchema } from '../../src/graphql/schema';
+import { USER_TEXT_LEAKS } from '../helpers/user-text';
 
 it('schema.graphql is what the code emits (run `npm run schema` after changing types)', () => {
   const committed = fs.readFileSync(path.join(__dirname, '..', '..', 'schema.graphql'), 'utf8');
@@ -17,4 +18,8 @@ it('every type and field has a description', () => {
     if ((isDefinition || isField) && !previous.endsWith('"""') && !previous.startsWith('"')) missing.push(line.trim());
   });
   expect(missing).toEqual([]);
+});
+
+it('its descriptions speak to users: no spec numbers or files they do not have', () => {
+  expect(printedSchema()).not.toMatch(USER_TEXT_LEAKS);
 });

@@ -56,6 +56,12 @@ export class OpenApiValidator {
     }
   }
 
+  /** The first tag of the operation at a method and path template (Swagger UI groups by it). */
+  tagOf(method: string, template: string): string {
+    const paths = this.document.paths as Record<string, Record<string, { tags?: string[] }>>;
+    return paths[template]![method.toLowerCase()]!.tags![0]!;
+  }
+
   operationIds(): string[] {
     return this.operations.map((o) => o.operationId);
   }

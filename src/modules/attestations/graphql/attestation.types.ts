@@ -13,7 +13,7 @@ export class AttestationSubject {
 
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A signed attestation (a Sigstore bundle) stored against a repository.' })
 export class Attestation extends Node {
-  @Field(() => Int, { description: 'The numeric id #21 answers.' }) databaseId!: number;
+  @Field(() => Int, { description: 'The numeric id the REST API gives the attestation.' }) databaseId!: number;
   @Field(() => GraphQLJSON, { description: 'The bundle, as it was sent.' }) bundle!: unknown;
   @Field({ description: 'The in-toto predicate type.' }) predicateType!: string;
   @Field({ description: 'Where the bundle alone can be fetched (REST).' }) bundleUrl!: string;
