@@ -1,4 +1,5 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium';
 import { REQUIREMENTS } from '../../src/auth/requirements';
 import { API_VERSION } from '../../src/http/api-version';
 import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld } from '../helpers/operations';
@@ -10,17 +11,12 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 // loads its schema without a token and runs a query with one, /graphql's landing page leads to
 // GraphiQL when Apollo's CDN is out of reach, and the orgsec pages ask nothing of another host.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Without the background-networking flags Chromium keeps calling home, which a closed
-// network refuses (see the machine notes).
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 let t: TestApp;
 let browser: Browser;
 beforeAll(async () => {
   t = await createTestApp();
   await t.load(demoWorld());
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
