@@ -171,15 +171,20 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       title: 'orgsec REST API',
       version: API_VERSION,
       description: 'Organization roles, Actions OIDC customization, repository attestations and dependency alerts. '
-        + 'Send `Authorization: Bearer <token>` and, optionally, `X-Service-Api-Version`.',
+        + 'Send `Authorization: Bearer <token>` (exactly one; two are refused with 400) and, optionally, `X-Service-Api-Version`. '
+        + 'Pages on other origins may call every operation: answers carry CORS headers (`Access-Control-Allow-Origin: *` unless the operator narrows it) and preflights are answered 204.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],
     tags: [
       { name: 'organization-roles', description: 'Organization roles: list and read the roles of an organization, see which teams and users hold one, and assign or remove them.' },
-      { name: 'oidc', description: 'GitHub Actions OIDC customization: which custom repository properties are included in OIDC tokens, and the template of the subject (`sub`) claim for an organization or a repository.' },
+      { name: 'oidc', description: 'Actions OIDC customization: which custom repository properties are included in OIDC tokens, and the template of the subject (`sub`) claim for an organization or a repository.' },
       { name: 'attestations', description: 'Artifact attestations: store signed Sigstore bundles for a repository and list them by subject digest.' },
-      { name: 'dependency-alerts', description: 'Dependency alerts (public preview): list the alerts of an enterprise, an organization or a repository, read one, and dismiss, reopen or assign it.' },
+      {
+        name: 'dependency-alerts',
+        description: 'Dependency alerts (public preview): list the alerts of an enterprise, an organization or a repository, read one, and dismiss, reopen or assign it. '
+          + 'Every path here also answers with the segment `dependabot` in place of `dependency-bot`, so clients generated for that layout work unchanged; `Link` URLs keep the segment the request used.',
+      },
     ],
     security: [{ bearer: [] }],
     paths,
