@@ -77,7 +77,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('passes redocly lint', async () => {
-    const result = await run(bin('redocly'), ['lint', path.join(workDir, 'openapi.json'), '--config', path.join(ROOT, 'redocly.yaml')], { cwd: ROOT })
+    const result = await run(bin('redocly'), ['lint', path.join(workDir, 'openapi.json'), '--config', path.join(ROOT, 'test', 'redocly.yaml')], { cwd: ROOT })
       .catch((error: { stdout: string; stderr: string }) => ({ ...error, failed: true }));
     const output = `${result.stdout}${result.stderr}`;
     expect({ failed: 'failed' in result, output }).toEqual({ failed: false, output: expect.stringContaining('Woohoo! Your API description is valid') });
