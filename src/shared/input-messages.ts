@@ -119,7 +119,7 @@ export const inputErrorMap: z.core.$ZodErrorMap = (issue) => {
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}`;
     case 'unrecognized_keys':
-      return `has keys that are not permitted: ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`;
+      return `has keys that are not permitted: ${issue.keys.map(shownString).join(', ')}`;
     case 'invalid_union':
       return unionRule(issue);
     case 'invalid_key':
@@ -132,7 +132,7 @@ export const inputErrorMap: z.core.$ZodErrorMap = (issue) => {
 };
 
 /** A string shown in quotes, escaped as JSON (control characters and lone surrogates included), cut safely. */
-function shownString(text: string): string {
+export function shownString(text: string): string {
   const chars = [...text];
   let body = '';
   for (const char of chars.slice(0, MAX_SHOWN_CHARACTERS)) {
@@ -177,7 +177,7 @@ export function problemOf(issue: Issue, path: readonly PropertyKey[] = issue.pat
  * written with its field's bare name as subject (`per_page must be a whole number`) is not named twice.
  */
 export function fieldSentence(field: string, issue: Issue, path: readonly PropertyKey[] = issue.path): string {
-  const subject = field ? `"${field}"` : 'The input';
+  const subject = field ? shownString(field) : 'The input';
   const last = path.length > 0 ? String(path[path.length - 1]) : undefined;
   const problem = problemOf(issue, path);
   const predicate = last !== undefined && problem.startsWith(`${last} `) ? problem.slice(last.length + 1) : problem;
@@ -186,7 +186,7 @@ export function fieldSentence(field: string, issue: Issue, path: readonly Proper
 
 /** The sentence for a key the schema does not permit. */
 export function unknownKeySentence(key: string): string {
-  return `"${key}" is not a permitted key.`;
+  return `${shownString(key)} is not a permitted key.`; // the key is the user's: cut like a value
 }
 
 /** Options for every parse of user input: plain wording, and the values sent kept on the issues. */

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { alertSchema, worldSchema, type World, type WorldAlertDeclaration } from './world.schema';
 import type { WorldSource } from './world.source';
-import { INPUT_PARSE_OPTIONS, problemOf } from '../../shared/input-messages';
+import { INPUT_PARSE_OPTIONS, problemOf, shownString } from '../../shared/input-messages';
 import { WorldError } from './world.support';
 
 // A world is validated in two parts: its sections whole, its alerts one by one (so the parsed
@@ -16,7 +16,7 @@ const ALERTS_AT = SECTION_ORDER.indexOf('alerts');
 
 function issueLine(issue: Issue): string {
   const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-  const text = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : problemOf(issue);
+  const text = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map(shownString).join(', ')}` : problemOf(issue);
   return `${path || '(world)'}: ${text}`;
 }
 
