@@ -11,8 +11,12 @@ export interface ErrorAnswer {
   body: unknown;
 }
 
-/** zod's own wording (issue 18): a message naming types instead of the field and what is allowed. */
-export const RAW_VALIDATOR_PHRASES = /\bexpected\b|\breceived\b|Invalid input/i;
+/**
+ * zod's own wording (issue 18), which names types instead of the field and what is allowed:
+ * "Invalid input: expected boolean, received undefined", "Too big: expected string to have <=3
+ * characters", "Unrecognized key". "received" alone is plain English ("not received in time").
+ */
+export const RAW_VALIDATOR_PHRASES = /\bexpected\b|,? received (?:undefined|null|string|number|boolean|array|object|NaN)\b|Invalid (?:input|option)|Too (?:big|small):|Unrecognized key/i;
 /** The longest quoted text a message may show of what the user sent (a cut value, its quotes and ellipsis). */
 const MAX_QUOTED_LENGTH = 102;
 

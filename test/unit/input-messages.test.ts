@@ -97,6 +97,11 @@ describe('REST and GraphQL input (parseInput)', () => {
   });
 });
 
+it("the wording check recognizes zod's own messages, so a clean result means something", () => {
+  const raw = repoTemplateBody.safeParse({ use_default: 'yes', extra: 1 });
+  expect(raw.error?.issues.map((issue) => wordingProblems(issue.message).length)).toEqual([1, 1]);
+});
+
 describe('the world file (orgsec load)', () => {
   async function worldMessage(world: Record<string, unknown>): Promise<string> {
     return parseSections(worldSourceOf(world)).then(() => 'accepted', (error: Error) => error.message);
