@@ -14,6 +14,8 @@ export interface InputContext {
   at?: string;
   /** Name only the top-level key (a query parameter), not the position inside its value. */
   topLevelFields?: boolean;
+  /** How messages name a field where the caller writes it otherwise (GraphQL's camelCase); `field` stays as is. */
+  nameField?: (field: string) => string;
 }
 
 /** Sentences in the top-level message; the rest are in `errors` (a 400 has only the message). */
@@ -21,17 +23,18 @@ const MAX_SUMMARY_SENTENCES = 3;
 
 function toFieldErrors(error: z.ZodError, context: InputContext): FieldError[] {
   const { resource, at } = context;
+  const named = (field: string) => (context.nameField ? context.nameField(field) : field);
   return error.issues.flatMap((issue): FieldError[] => {
     const path = context.topLevelFields ? issue.path.slice(0, 1) : issue.path;
     const field = [...(at ? [at] : []), ...path.map(String)].join('.');
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const keyField = field ? `${field}.${key}` : key;
-        return { resource, field: keyField, code: 'invalid', message: unknownKeySentence(keyField) };
+        return { resource, field: keyField, code: 'invalid', message: unknownKeySentence(named(keyField)) };
       });
     }
     const isMissing = issue.code === 'invalid_type' && issue.input === undefined;
-    return [{ resource, field, code: isMissing ? 'missing_field' : 'invalid', message: fieldSentence(field, issue, path) }];
+    return [{ resource, field, code: isMissing ? 'missing_field' : 'invalid', message: fieldSentence(named(field), issue, path) }];
   });
 }
 

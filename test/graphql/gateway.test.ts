@@ -200,7 +200,7 @@ describe('errors', () => {
 
   it('invalid input is BAD_USER_INPUT naming the field; a conflict is CONFLICT', async () => {
     const bad = await gql(t, 'mutation { setOrganizationOidcSubjectClaimTemplate(input: {organization: "acme-corp", includeClaimKeys: ["no-dashes"]}) { template { includeClaimKeys } } }', { token: ALICE });
-    const sentence = '"include_claim_keys.0" must contain only letters, digits and underscores; got "no-dashes".';
+    const sentence = '"includeClaimKeys.0" must contain only letters, digits and underscores; got "no-dashes".';
     expect(bad.errors?.[0]).toMatchObject({
       message: sentence,
       extensions: { code: 'BAD_USER_INPUT', fields: [{ field: 'includeClaimKeys.0', code: 'invalid', message: sentence }] },

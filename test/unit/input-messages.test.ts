@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { parseInput, type InputContext } from '../../src/http/validate';
+import { parseArgs } from '../../src/graphql/arguments';
 import { BadRequestError, ValidationError, type FieldError } from '../../src/errors/domain';
 import { alertPath, orgListQuery, updateBody, ALERT_INPUT, ALERT_QUERY_INPUT } from '../../src/modules/dependency-alerts/alerts.schemas';
 import { createBody, listQuery, subjectPath, ATTESTATION_INPUT } from '../../src/modules/attestations/attestations.schemas';
@@ -94,6 +95,27 @@ describe('REST and GraphQL input (parseInput)', () => {
     const key = 'k'.repeat(5000);
     const refusal = refusalOf(updateBody, { state: 'open', [key]: true }, ALERT_INPUT);
     expect(refusal.errors).toEqual([{ resource: 'DependencyAlert', field: key, code: 'invalid', message: `"${'k'.repeat(60)}…" (5000 characters) is not a permitted key.` }]);
+  });
+});
+
+describe('GraphQL arguments (parseArgs): the same schemas, fields named as GraphQL callers write them', () => {
+  it('names the field in camelCase in the message and keeps the schema\'s field for errors/graphql.ts to render', () => {
+    const refused = (() => {
+      try {
+        parseArgs(updateBody, { state: 'dismissed' }, ALERT_INPUT);
+      } catch (error) {
+        return error as ValidationError;
+      }
+      throw new Error('the input was accepted');
+    })();
+    expect(refused.errors).toEqual([{ resource: 'DependencyAlert', field: 'dismissed_reason', code: 'invalid', message: '"dismissedReason" is required when "state" is "dismissed".' }]);
+    expect(refused.message).toBe('"dismissedReason" is required when "state" is "dismissed".');
+  });
+
+  it('a 400 names it the same way', () => {
+    expect(() => parseArgs(inclusionBody, { custom_property_name: 'bad name!' }, INCLUSION_INPUT)).toThrow(
+      new BadRequestError('"customPropertyName" must contain only letters, digits, "_", "." and "-"; got "bad name!".'),
+    );
   });
 });
 
