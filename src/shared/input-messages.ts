@@ -11,8 +11,11 @@ type Issue = z.core.$ZodIssue;
 
 /** Characters of a sent string shown back before it is cut. */
 const MAX_SHOWN_CHARACTERS = 60;
-/** No shown value is longer than this, whatever its escaping (a control character takes six). */
-const MAX_SHOWN_LENGTH = 100;
+/**
+ * Escaped text shown at most, whatever the escaping (a control character takes six): with its
+ * quotes, the ellipsis and the length note, a shown value stays under 100 characters.
+ */
+const MAX_SHOWN_ESCAPED_LENGTH = 80;
 /**
  * Fields whose values are never shown back. No credential passes through the request schemas
  * (tokens travel in headers), but the world file declares tokens: `tokens[0].token`.
@@ -59,7 +62,7 @@ function typeName(expected: string): string {
 
 function sizeLimit(issue: Extract<RawIssue, { code: 'too_big' | 'too_small' }>): string {
   const isMax = issue.code === 'too_big';
-  const limit = isMax ? (issue as { maximum: number | bigint }).maximum : (issue as { minimum: number | bigint }).minimum;
+  const limit = issue.code === 'too_big' ? issue.maximum : issue.minimum;
   const n = Number(limit);
   switch (issue.origin) {
     case 'string':
@@ -137,7 +140,7 @@ export function shownString(text: string): string {
   let body = '';
   for (const char of chars.slice(0, MAX_SHOWN_CHARACTERS)) {
     const escaped = JSON.stringify(char).slice(1, -1);
-    if (body.length + escaped.length > MAX_SHOWN_LENGTH - 20) break;
+    if (body.length + escaped.length > MAX_SHOWN_ESCAPED_LENGTH) break;
     body += escaped;
   }
   const isCut = body.length < JSON.stringify(text).length - 2;
