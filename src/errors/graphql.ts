@@ -1,6 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isInvalidValueError } from '../database/dialect';
 import { BadRequestError, DomainError, ValidationError, type DomainErrorCode } from './domain';
+import { graphqlFieldName } from '../graphql/field-names';
 
 // The GraphQL renderer of the domain error vocabulary (errors/http.ts is the other one).
 const CODES: Record<DomainErrorCode, string> = {
@@ -21,7 +22,7 @@ export function toGraphQLError(error: DomainError): GraphQLError {
   const extensions: Record<string, unknown> = { code: CODES[error.code] };
   if (error instanceof ValidationError && error.errors.length > 0) {
     // Inputs are checked by the REST schemas; GraphQL callers see their own (camelCase) names.
-    extensions.fields = error.errors.map((e) => ({ field: camelCase(e.field), code: e.code, message: e.message }));
+    extensions.fields = error.errors.map((e) => ({ field: graphqlFieldName(e.field), code: e.code, message: e.message }));
   }
   const status = HTTP_STATUS[error.code];
   if (status) extensions.http = { status };
@@ -46,8 +47,4 @@ export function formatGraphQLError(log: (error: unknown) => void) {
     const { stacktrace: _stacktrace, ...extensions } = (formatted.extensions ?? {}) as Record<string, unknown>;
     return { ...formatted, extensions };
   };
-}
-
-function camelCase(field: string): string {
-  return field.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }

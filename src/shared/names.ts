@@ -25,12 +25,13 @@ export const claimKeys = z
   .max(MAX_CLAIM_KEYS, `must have at most ${MAX_CLAIM_KEYS} keys`)
   .superRefine((keys, ctx) => {
     keys.forEach((key, i) => {
-      const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
       let problem: string | undefined;
-      if (key.length === 0) problem = 'a claim key must not be empty';
-      else if (key.length > MAX_CLAIM_KEY_LENGTH) problem = `claim key ${shown} is longer than ${MAX_CLAIM_KEY_LENGTH} characters`;
-      else if (!CLAIM_KEY.test(key)) problem = `claim key ${shown} must contain only letters, digits and underscores`;
-      else if (keys.indexOf(key) !== i) problem = `claim key ${shown} appears more than once; claim keys must be unique`;
-      if (problem) ctx.addIssue({ code: 'custom', path: [i], message: problem });
+      if (key.length === 0) problem = 'must not be empty';
+      else if (key.length > MAX_CLAIM_KEY_LENGTH) problem = `must not be longer than ${MAX_CLAIM_KEY_LENGTH} characters`;
+      else if (!CLAIM_KEY.test(key)) problem = 'must contain only letters, digits and underscores';
+      // The key as the issue's input: the message shows it (cut when long).
+      if (problem) ctx.addIssue({ code: 'custom', path: [i], message: problem, input: key });
+      // A repeated key is short and plain by now; the message names it once.
+      else if (keys.indexOf(key) !== i) ctx.addIssue({ code: 'custom', path: [i], message: `must be unique; ${JSON.stringify(key)} appears more than once` });
     });
   });

@@ -179,7 +179,7 @@ describe('#17/#18 organization subject-claim template', () => {
     ['an empty key', { include_claim_keys: [''] }, 'include_claim_keys.0', /empty/],
     ['a key that is not a string', { include_claim_keys: ['repo', 7] }, 'include_claim_keys.1', /string/],
     ['keys that are not an array', { include_claim_keys: 'repo' }, 'include_claim_keys', /array/],
-    ['no keys', {}, 'include_claim_keys', /expected array/],
+    ['no keys', {}, 'include_claim_keys', /^"include_claim_keys" is required and must be an array\.$/],
     ['too many keys', { include_claim_keys: Array.from({ length: 51 }, (_, i) => `k${i}`) }, 'include_claim_keys', /at most 50/],
     ['an over-long key', { include_claim_keys: ['k'.repeat(101)] }, 'include_claim_keys.0', /longer than 100/],
     ['an unknown key', { include_claim_keys: ['repo'], use_default: true }, 'use_default', /not a permitted key/],

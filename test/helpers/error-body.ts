@@ -1,6 +1,7 @@
 // The documented error body (reference.md "Error bodies", rendered by src/errors/http.ts):
 // {message, documentation_url, status: "<code>"} and, on a 422, `errors` of
-// {resource, field, code}. Returns what is wrong with an answer, empty when it conforms.
+// {resource, field, code}; every message in plain words (issue 18). Returns what is wrong
+// with an answer, empty when it conforms.
 
 const KEYS = new Set(['message', 'documentation_url', 'status', 'errors']);
 
@@ -8,6 +9,27 @@ export interface ErrorAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+}
+
+/**
+ * zod's own wording (issue 18), which names types instead of the field and what is allowed:
+ * "Invalid input: expected boolean, received undefined", "Too big: expected string to have <=3
+ * characters", "Unrecognized key". "received" alone is plain English ("not received in time").
+ */
+export const RAW_VALIDATOR_PHRASES = /\bexpected\b|,? received (?:undefined|null|string|number|boolean|array|object|NaN)\b|Invalid (?:input|option)|Too (?:big|small):|Unrecognized key/i;
+/** The longest quoted text a message may show of what the user sent (a cut value, its quotes and ellipsis). */
+const MAX_QUOTED_LENGTH = 102;
+
+/** What is wrong with the wording of one served message; empty when it is plain. */
+export function wordingProblems(message: string): string[] {
+  const problems: string[] = [];
+  // Quoted parts are the user's own values and names; they may say anything.
+  const quoted = message.match(/"(?:[^"\\]|\\.)*"/g) ?? [];
+  const tooLong = quoted.find((q) => q.length > MAX_QUOTED_LENGTH);
+  if (tooLong) problems.push(`message shows ${tooLong.length} quoted characters: ${tooLong.slice(0, 40)}…`);
+  const words = quoted.reduce((text, q) => text.replace(q, '""'), message);
+  if (RAW_VALIDATOR_PHRASES.test(words)) problems.push(`message has raw validator wording: ${message.slice(0, 200)}`);
+  return problems;
 }
 
 export function errorBodyProblems(answer: ErrorAnswer): string[] {
@@ -25,6 +47,8 @@ export function errorBodyProblems(answer: ErrorAnswer): string[] {
     const items = Array.isArray(body.errors) ? (body.errors as Array<Record<string, unknown>>) : undefined;
     const wellFormed = items?.every((e) => e !== null && typeof e === 'object' && ['resource', 'field', 'code'].every((k) => typeof e[k] === 'string'));
     if (!wellFormed) problems.push(`errors is not a list of {resource, field, code}: ${JSON.stringify(body.errors)}`);
+    for (const item of items ?? []) if (typeof item?.message === 'string') problems.push(...wordingProblems(item.message));
   }
+  if (typeof body.message === 'string') problems.push(...wordingProblems(body.message));
   return problems;
 }

@@ -132,8 +132,10 @@ describe('lists and strings in alert requests', () => {
     const ask = (length: number) => t.http().get(ORG_ALERTS).query({ package: commaListOfLength(length, 200) }).set(owner());
     expect((await ask(MAX_LIST_PARAMETER_LENGTH)).status).toBe(200);
     const refused = await ask(MAX_LIST_PARAMETER_LENGTH + 1);
+    // The value is shown cut to its first 60 characters, with its length.
+    const shown = `"${commaListOfLength(MAX_LIST_PARAMETER_LENGTH + 1, 200).slice(0, 60)}…" (${MAX_LIST_PARAMETER_LENGTH + 1} characters)`;
     expect({ status: refused.status, field: refused.body.errors?.[0]?.field, message: refused.body.message }).toEqual({
-      status: 422, field: 'package', message: `Invalid request: "package" must be at most ${MAX_LIST_PARAMETER_LENGTH} characters`,
+      status: 422, field: 'package', message: `"package" must be at most ${MAX_LIST_PARAMETER_LENGTH} characters; got ${shown}.`,
     });
   });
 

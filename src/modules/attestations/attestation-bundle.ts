@@ -7,6 +7,7 @@ import { crypto as sigstoreCrypto } from '@sigstore/core';
 import { toSignedEntity } from '@sigstore/verify';
 import { z } from 'zod';
 import { ValidationError } from '../../errors/domain';
+import { INPUT_PARSE_OPTIONS, fieldSentence } from '../../shared/input-messages';
 
 // Checks an attestation the way the signing ecosystem does, with its own libraries:
 // a well-formed Sigstore bundle (v0.1–v0.3), holding a DSSE envelope of an in-toto
@@ -87,10 +88,10 @@ export function checkBundle(json: unknown): CheckedBundle {
   } catch {
     reject('the DSSE payload is not JSON');
   }
-  const parsed = statementSchema.safeParse(statement);
+  const parsed = statementSchema.safeParse(statement, INPUT_PARSE_OPTIONS);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    reject(`the payload is not an in-toto Statement: ${issue ? `${issue.path.join('.') || 'statement'} ${issue.message}` : 'invalid'}`);
+    reject(`the payload is not an in-toto Statement: ${issue ? fieldSentence(issue.path.join('.') || 'statement', issue) : 'invalid'}`);
   }
   if (parsed.data.subject.length > MAX_SUBJECTS) reject(`the statement has more than ${MAX_SUBJECTS} subjects`);
   const subjects: BundleSubject[] = [];

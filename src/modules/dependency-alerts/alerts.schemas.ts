@@ -22,7 +22,7 @@ export const MAX_LIST_PARAMETER_LENGTH = 3072;
 export const MAX_ASSIGNEES = 10;
 export const MAX_DISMISSED_COMMENT = 280;
 
-const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,98}[A-Za-z0-9])?$/, 'must be a login');
+const login = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,98}[A-Za-z0-9])?$/, 'must be a login of letters, digits and inner hyphens');
 
 /** A comma-separated list of values, each checked by `item`. */
 function commaList<T extends z.ZodType<string, string>>(item: T) {
@@ -34,7 +34,7 @@ function commaList<T extends z.ZodType<string, string>>(item: T) {
 }
 
 const enumItem = (values: readonly [string, ...string[]]) =>
-  z.string().refine((v) => values.includes(v), { error: (issue) => `"${String(issue.input)}" is not one of ${values.join(', ')}` });
+  z.string().refine((v) => values.includes(v), `must be one of ${values.join(', ')}`);
 const nonEmpty = (max: number) => z.string().min(1, 'must not be empty').max(max);
 
 const NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
@@ -77,7 +77,7 @@ const hasValues = (allowed: readonly [string, ...string[]]) =>
 
 const common = {
   classification: commaList(enumItem(CLASSIFICATIONS)).optional(),
-  state: commaList(enumItem(['auto_dismissed', 'dismissed', 'fixed', 'open'])).optional(),
+  state: commaList(enumItem(['open', 'dismissed', 'fixed', 'auto_dismissed'])).optional(),
   severity: commaList(enumItem(SEVERITIES)).optional(),
   ecosystem: commaList(enumItem(ECOSYSTEMS)).optional(),
   package: commaList(nonEmpty(255)).optional(),
@@ -132,7 +132,7 @@ export const alertPath = repoPath.extend({ alert_number: integerString('alert_nu
 /** #27: spec §4.4's body, with reference.md's rules on what may go together. */
 export const updateBody = z
   .strictObject({
-    state: z.string().pipe(z.enum(['dismissed', 'open'], { message: 'must be dismissed or open; other states cannot be requested' })).optional(),
+    state: z.string().pipe(z.enum(['dismissed', 'open'], { message: 'must be dismissed or open (other states cannot be requested)' })).optional(),
     dismissed_reason: z.enum(DISMISSED_REASONS).optional(),
     dismissed_comment: z
       .string()
@@ -144,14 +144,14 @@ export const updateBody = z
   })
   .superRefine((body, ctx) => {
     if (body.state === undefined && body.assignees === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['state'], message: 'the body must change state or assignees' });
+      ctx.addIssue({ code: 'custom', path: ['state'], message: 'is required when "assignees" is not given; the body must change one of them' });
     }
     if (body.state === 'dismissed' && body.dismissed_reason === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['dismissed_reason'], message: 'is required when state is dismissed' });
+      ctx.addIssue({ code: 'custom', path: ['dismissed_reason'], message: 'is required when "state" is "dismissed"' });
     }
     if (body.state !== 'dismissed') {
       for (const key of ['dismissed_reason', 'dismissed_comment'] as const) {
-        if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'is only accepted with state dismissed' });
+        if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'is only accepted when "state" is "dismissed"' });
       }
     }
   });

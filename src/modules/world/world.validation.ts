@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { alertSchema, worldSchema, type World, type WorldAlertDeclaration } from './world.schema';
 import type { WorldSource } from './world.source';
+import { INPUT_PARSE_OPTIONS, problemOf, shownString } from '../../shared/input-messages';
 import { WorldError } from './world.support';
 
 // A world is validated in two parts: its sections whole, its alerts one by one (so the parsed
@@ -15,7 +16,7 @@ const ALERTS_AT = SECTION_ORDER.indexOf('alerts');
 
 function issueLine(issue: Issue): string {
   const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
-  const text = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+  const text = issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map(shownString).join(', ')}` : problemOf(issue);
   return `${path || '(world)'}: ${text}`;
 }
 
@@ -38,7 +39,7 @@ export type AlertParse = { alert: WorldAlertDeclaration; issues?: undefined } | 
 
 /** Parses one alert; its issues carry the path a whole-world parse gives them. */
 export function parseAlert(value: unknown, index: number): AlertParse {
-  const result = alertSchema.safeParse(value);
+  const result = alertSchema.safeParse(value, INPUT_PARSE_OPTIONS);
   if (result.success) return { alert: result.data };
   return { issues: result.error.issues.map((issue) => ({ ...issue, path: ['alerts', index, ...issue.path] }) as Issue) };
 }
@@ -62,7 +63,7 @@ async function alertIssues(source: WorldSource, limit: number): Promise<Issue[]>
  * message is the whole world's; the alerts are otherwise parsed batch by batch as they load.
  */
 export async function parseSections(source: WorldSource): Promise<World> {
-  const result = worldSchema.safeParse(source.sections);
+  const result = worldSchema.safeParse(source.sections, INPUT_PARSE_OPTIONS);
   if (result.success) return result.data;
   const issues = result.error.issues;
   const before = issues.filter((i) => sectionRank(i) <= ALERTS_AT).length;

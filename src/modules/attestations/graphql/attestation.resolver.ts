@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
 import { toConnection, windowOf, type Connection } from '../../../graphql/relay';
-import { parseInput } from '../../../http/validate';
+import { parseArgs } from '../../../graphql/arguments';
 import { encodeCursor } from '../../../database/keyset';
 import { encodeNodeId } from '../../../shared/node-id';
 import type { RepositoryRecord } from '../../accounts/accounts.types';
@@ -25,8 +25,8 @@ export class RepositoryAttestations {
   async attestations(@Root() repo: Repository, @Args() args: AttestationArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<Attestation>> {
     const window = windowOf(args);
     // The same checks as #22: the digest's form and the predicate type.
-    const { subject_digest: digest } = parseInput(subjectPath, { owner: repo.record.ownerLogin, repo: repo.name, subject_digest: args.subjectDigest }, ATTESTATION_INPUT);
-    parseInput(listQuery, Object.fromEntries(Object.entries({ predicate_type: args.predicateType, after: window.after, before: window.before }).filter(([, v]) => v != null)), ATTESTATION_INPUT);
+    const { subject_digest: digest } = parseArgs(subjectPath, { owner: repo.record.ownerLogin, repo: repo.name, subject_digest: args.subjectDigest }, ATTESTATION_INPUT);
+    parseArgs(listQuery, Object.fromEntries(Object.entries({ predicate_type: args.predicateType, after: window.after, before: window.before }).filter(([, v]) => v != null)), ATTESTATION_INPUT);
     const result = await ctx.services.attestations.list(ctx.principal, repo.record.ownerLogin, repo.name, digest, {
       predicateType: args.predicateType ?? undefined, perPage: Math.max(window.perPage, 1), after: window.after, before: window.before, fromEnd: window.fromEnd, withTotal: true,
     });
@@ -47,7 +47,7 @@ export class AttestationSubjects {
 export class AttestationMutations {
   @Mutation(() => CreateAttestationPayload, { nullable: true, description: 'Checks a signed bundle and stores it against a repository (once).' })
   async createAttestation(@Arg('input', { description: 'The repository and bundle.' }) input: CreateAttestationInput, @Ctx() ctx: GraphQLContext): Promise<CreateAttestationPayload> {
-    const body = parseInput(createBody, { bundle: input.bundle }, ATTESTATION_INPUT);
+    const body = parseArgs(createBody, { bundle: input.bundle }, ATTESTATION_INPUT);
     const { id } = await ctx.services.attestations.create(ctx.principal, input.owner, input.repository, body.bundle);
     const record = await ctx.services.attestations.get(ctx.principal, input.owner, input.repository, id);
     const repo = (await ctx.loaders.repositoryById.load(record.repoId))!;

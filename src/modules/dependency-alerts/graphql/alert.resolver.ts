@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { BadRequestError } from '../../../errors/domain';
 import type { GraphQLContext } from '../../../graphql/context';
 import { toConnection, windowOf, type Connection } from '../../../graphql/relay';
-import { parseInput } from '../../../http/validate';
+import { parseArgs } from '../../../graphql/arguments';
 import { encodeNodeId } from '../../../shared/node-id';
 import { Enterprise, Organization, Repository, toRepository, toUser } from '../../accounts/graphql/account.types';
 import { ALERT_INPUT, ALERT_QUERY_INPUT, enterpriseListQuery, filtersOf, orgListQuery, repoListQuery, updateBody } from '../alerts.schemas';
@@ -98,7 +98,7 @@ function listRequest<S extends z.ZodType>(schema: S, args: DependencyAlertArgs &
     sort: args.sort, direction: args.direction, per_page: String(Math.max(window.perPage, 1)),
     after: window.after, before: window.before,
   }).filter(([, v]) => v !== undefined));
-  const q = parseInput(schema, query, ALERT_QUERY_INPUT) as Parameters<typeof filtersOf>[0];
+  const q = parseArgs(schema, query, ALERT_QUERY_INPUT) as Parameters<typeof filtersOf>[0];
   return { filters: filtersOf(q), sort: q.sort, direction: q.direction, perPage: window.perPage, after: q.after, before: q.before, fromEnd: window.fromEnd, withTotal: true };
 }
 
@@ -144,7 +144,7 @@ export class RepositoryAlerts {
 export class DependencyAlertMutations {
   @Mutation(() => UpdateDependencyAlertPayload, { nullable: true, description: 'Dismisses or reopens a dependency alert, and/or replaces its assignees.' })
   async updateDependencyAlert(@Arg('input', { description: 'What to change.' }) input: UpdateDependencyAlertInput, @Ctx() ctx: GraphQLContext): Promise<UpdateDependencyAlertPayload> {
-    const body = parseInput(updateBody, Object.fromEntries(Object.entries({
+    const body = parseArgs(updateBody, Object.fromEntries(Object.entries({
       state: input.state, dismissed_reason: input.dismissedReason, dismissed_comment: input.dismissedComment, assignees: input.assignees,
     }).filter(([, v]) => v !== undefined && v !== null)), ALERT_INPUT);
     const view = await ctx.services.dependencyAlerts.update(ctx.principal, input.owner, input.repository, input.number, body);

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
-import { parseInput } from '../../../http/validate';
+import { parseArgs } from '../../../graphql/arguments';
 import { Enterprise, Organization, Repository, toEnterprise, toOrganization, toRepository } from '../../accounts/graphql/account.types';
 import { INCLUSION_INPUT, ORG_TEMPLATE_INPUT, REPO_TEMPLATE_INPUT, inclusionBody, orgTemplateBody, repoTemplateBody } from '../oidc.schemas';
 import type { PropertyInclusion } from '../oidc.types';
@@ -46,35 +46,35 @@ export class RepositoryOidc {
 export class OidcMutations {
   @Mutation(() => EnterpriseInclusionPayload, { nullable: true, description: 'Includes a custom property in the OIDC tokens of every organization of an enterprise.' })
   async addEnterpriseOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: EnterpriseInclusionInput, @Ctx() ctx: GraphQLContext): Promise<EnterpriseInclusionPayload> {
-    const body = parseInput(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
+    const body = parseArgs(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
     await ctx.services.oidc.createEnterpriseInclusion(ctx.principal, input.enterprise, body.custom_property_name);
     return this.enterprisePayload(ctx, input.enterprise);
   }
 
   @Mutation(() => EnterpriseInclusionPayload, { nullable: true, description: 'Removes an enterprise custom property inclusion.' })
   async removeEnterpriseOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: EnterpriseInclusionInput, @Ctx() ctx: GraphQLContext): Promise<EnterpriseInclusionPayload> {
-    const body = parseInput(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
+    const body = parseArgs(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
     await ctx.services.oidc.deleteEnterpriseInclusion(ctx.principal, input.enterprise, body.custom_property_name);
     return this.enterprisePayload(ctx, input.enterprise);
   }
 
   @Mutation(() => OrganizationInclusionPayload, { nullable: true, description: 'Includes a custom property in the OIDC tokens of an organization\'s workflows.' })
   async addOrganizationOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: OrganizationInclusionInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationInclusionPayload> {
-    const body = parseInput(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
+    const body = parseArgs(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
     await ctx.services.oidc.createOrgInclusion(ctx.principal, input.organization, body.custom_property_name);
     return this.organizationPayload(ctx, input.organization);
   }
 
   @Mutation(() => OrganizationInclusionPayload, { nullable: true, description: 'Removes an organization custom property inclusion.' })
   async removeOrganizationOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: OrganizationInclusionInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationInclusionPayload> {
-    const body = parseInput(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
+    const body = parseArgs(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
     await ctx.services.oidc.deleteOrgInclusion(ctx.principal, input.organization, body.custom_property_name);
     return this.organizationPayload(ctx, input.organization);
   }
 
   @Mutation(() => OrganizationTemplatePayload, { nullable: true, description: 'Replaces an organization\'s OIDC subject claim template.' })
   async setOrganizationOidcSubjectClaimTemplate(@Arg('input', { description: 'The template.' }) input: SetOrganizationSubjectClaimTemplateInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationTemplatePayload> {
-    const body = parseInput(orgTemplateBody, defined({ include_claim_keys: input.includeClaimKeys, use_immutable_subject: input.useImmutableSubject }), ORG_TEMPLATE_INPUT);
+    const body = parseArgs(orgTemplateBody, defined({ include_claim_keys: input.includeClaimKeys, use_immutable_subject: input.useImmutableSubject }), ORG_TEMPLATE_INPUT);
     await ctx.services.oidc.setOrgTemplate(ctx.principal, input.organization, { includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject });
     const org = await ctx.services.lookups.org(ctx.services.database.knex, ctx.principal, 'getOrgOidcSubjectTemplate', input.organization);
     return { organization: toOrganization(ctx.apiBase, org), template: await ctx.services.oidc.getOrgTemplate(ctx.principal, input.organization) };
@@ -82,7 +82,7 @@ export class OidcMutations {
 
   @Mutation(() => RepositoryTemplatePayload, { nullable: true, description: 'Sets a repository\'s OIDC subject claim template and opt-in.' })
   async setRepositoryOidcSubjectClaimTemplate(@Arg('input', { description: 'The template.' }) input: SetRepositorySubjectClaimTemplateInput, @Ctx() ctx: GraphQLContext): Promise<RepositoryTemplatePayload> {
-    const body = parseInput(repoTemplateBody, defined({ use_default: input.useDefault, include_claim_keys: input.includeClaimKeys, use_immutable_subject: input.useImmutableSubject }), REPO_TEMPLATE_INPUT);
+    const body = parseArgs(repoTemplateBody, defined({ use_default: input.useDefault, include_claim_keys: input.includeClaimKeys, use_immutable_subject: input.useImmutableSubject }), REPO_TEMPLATE_INPUT);
     await ctx.services.oidc.setRepoTemplate(ctx.principal, input.owner, input.repository, {
       useDefault: body.use_default, includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject,
     });
