@@ -8,12 +8,12 @@ export const MAX_PER_PAGE = 100;
 /** Cursors this service makes are far shorter; a longer one is refused before it is decoded. */
 export const MAX_CURSOR_LENGTH = 512;
 
-const perPage = integerString('per_page', { min: 1, max: MAX_PER_PAGE }).default(DEFAULT_PER_PAGE);
+const perPage = integerString({ min: 1, max: MAX_PER_PAGE }).default(DEFAULT_PER_PAGE);
 
 /** Page-based lists (#9, #10): `page` and `per_page`. */
 export const pageQuery = z.object({
   per_page: perPage,
-  page: integerString('page', { min: 1, max: 2 ** 31 - 1 }).default(1),
+  page: integerString({ min: 1, max: 2 ** 31 - 1 }).default(1),
 });
 export type PageQuery = z.output<typeof pageQuery>;
 

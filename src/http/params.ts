@@ -2,13 +2,15 @@ import { z } from 'zod';
 
 // Shared pieces of request schemas.
 
-/** A path or query integer in canonical decimal form ("1e3", "0x1", "007" are refused). */
-export const integerString = (name: string, { min = 0, max = 2 ** 31 - 1 } = {}) =>
-  z
+/** A path or query integer in canonical decimal form ("1e3", "0x1", "007" are refused), one message for either failure. */
+export const integerString = ({ min = 0, max = 2 ** 31 - 1 } = {}) => {
+  const allowed = `must be an integer from ${min} to ${max}`;
+  return z
     .string()
-    .regex(/^(0|[1-9][0-9]{0,15})$/, `${name} must be a whole number`)
+    .regex(/^(0|[1-9][0-9]{0,15})$/, allowed)
     .transform(Number)
-    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+    .refine((n) => n >= min && n <= max, allowed);
+};
 
 /** An owner, organization, enterprise, team or user name as it appears in a path. */
 export const pathName = z

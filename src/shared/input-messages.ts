@@ -177,7 +177,7 @@ export function problemOf(issue: Issue, path: readonly PropertyKey[] = issue.pat
 
 /**
  * One sentence naming the field: `"state" must be one of open, fixed; got "closed".` A message
- * written with its field's bare name as subject (`per_page must be a whole number`) is not named twice.
+ * written with its field's bare name as subject (`per_page must be …`) is not named twice.
  */
 export function fieldSentence(field: string, issue: Issue, path: readonly PropertyKey[] = issue.path): string {
   const subject = field ? shownString(field) : 'The input';

@@ -18,7 +18,7 @@ export const subjectPath = repoPath.extend({
     .transform((d) => d.toLowerCase()),
 });
 
-export const bundlePath = repoPath.extend({ attestation_id: integerString('attestation_id', { min: 1 }) });
+export const bundlePath = repoPath.extend({ attestation_id: integerString({ min: 1 }) });
 
 export const createBody = z.strictObject({ bundle: z.record(z.string(), z.unknown()) });
 

@@ -127,7 +127,7 @@ export function filtersOf(q: ParsedListQuery): AlertFilters {
 export const enterprisePath = z.object({ enterprise: pathName });
 export const orgPath = z.object({ org: pathName });
 export const repoPath = z.object({ owner: pathName, repo: pathName });
-export const alertPath = repoPath.extend({ alert_number: integerString('alert_number', { min: 1 }) });
+export const alertPath = repoPath.extend({ alert_number: integerString({ min: 1 }) });
 
 /** #27: spec §4.4's body, with reference.md's rules on what may go together. */
 export const updateBody = z

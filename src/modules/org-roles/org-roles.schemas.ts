@@ -7,7 +7,7 @@ import type { InputContext } from '../../http/validate';
 // (and, later, for the OpenAPI description).
 export const ROLE_INPUT: InputContext = { resource: 'OrganizationRole', invalidStatus: 422 };
 
-const roleId = integerString('role_id', { min: 1 });
+const roleId = integerString({ min: 1 });
 
 export const orgPath = z.object({ org: pathName });
 export const rolePath = orgPath.extend({ role_id: roleId });
