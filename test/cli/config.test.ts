@@ -1,24 +1,17 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from '../../src/cli/program';
 import { SETTINGS, SETTING_NAMES, type SettingName } from '../../src/config';
+import { CLI, cleanEnv, serveBuilt } from './built-cli';
 
 // The built CLI as users run it: configuration comes from the environment and the flags
 // that mirror it, and a bad value stops it before it touches the database or listens.
 
-const CLI = path.join(__dirname, '..', '..', 'dist', 'src', 'cli', 'index.js');
-
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-config-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-/** An environment with none of our settings, whatever the test runner was given. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !(k in SETTINGS) && !k.startsWith('RATE_LIMIT') && !k.startsWith('ORGSEC_')));
-  return { ...env, ...extra };
-}
 
 /** Runs the built CLI to its end; a refused configuration never gets as far as the database. */
 function runCli(args: string[], env: Record<string, string>) {
@@ -124,22 +117,9 @@ describe('a bad configuration value', () => {
   });
 });
 
-/** Starts the built `orgsec serve`; resolves with its URL and a stop function once it listens. */
-function serve(args: string[], env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--database', path.join(tmp, `serve-${Math.random().toString(36).slice(2)}.sqlite`)], {
-    env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}):\n${output}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving at (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ url: match[1]!, stop: () => new Promise((done) => { child.removeAllListeners('exit'); child.once('exit', () => done()); child.kill('SIGTERM'); }) });
-    });
-  });
-}
+/** Starts the built `orgsec serve` on a fresh SQLite file. */
+const serve = (args: string[], env: Record<string, string>) =>
+  serveBuilt([...args, '--database', path.join(tmp, `serve-${Math.random().toString(36).slice(2)}.sqlite`)], env);
 
 describe('flags mirror the environment', () => {
   it('a flag overrides its variable (even a bad one), and a variable without a flag applies', async () => {
