@@ -16,8 +16,8 @@ if (process.env.TEST_DATABASE_URL) {
     ...base,
     displayName: 'postgres',
     globals: { TEST_DIALECT: 'postgres' },
-    // Pure logic, configuration checks and the browser do not depend on the database: once is enough.
-    testPathIgnorePatterns: ['/test/unit/', '/test/cli/config.test.ts', '/test/e2e/browser.test.ts'],
+    // Pure logic, configuration checks, the start banner and the browser do not depend on the database: once is enough.
+    testPathIgnorePatterns: ['/test/unit/', '/test/cli/config.test.ts', '/test/cli/serve-banner.test.ts', '/test/e2e/browser.test.ts'],
   });
 } else {
   console.log('PostgreSQL run skipped: set TEST_DATABASE_URL=postgres://... to run every database test against PostgreSQL as well.');
