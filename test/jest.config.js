@@ -23,4 +23,5 @@ if (process.env.TEST_DATABASE_URL) {
   console.log('PostgreSQL run skipped: set TEST_DATABASE_URL=postgres://... to run every database test against PostgreSQL as well.');
 }
 
-module.exports = { projects, testTimeout: 30000 };
+// Finds or installs the Chromium the browser tests drive (see the file).
+module.exports = { projects, testTimeout: 30000, globalSetup: path.join(__dirname, 'setup', 'chromium.js') };

@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 // /docs shows every operation and /graphiql runs a query, and neither page asks anything
 // of another host (they work offline).
 
+// test/setup/chromium.js (jest's globalSetup) found or installed it, or says how to get it.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Without the background-networking flags Chromium keeps calling home, which a closed
 // network refuses (see the machine notes).
@@ -15,13 +16,14 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
 let t: TestApp;
 let browser: Browser;
 beforeAll(async () => {
+  if (process.env.CHROMIUM_MISSING) throw new Error(process.env.CHROMIUM_MISSING);
   t = await createTestApp();
   await t.load(demoWorld());
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await t.close();
+  await t?.close();
 });
 
 /** A fresh page that records every URL it requests. */
