@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -204,6 +204,16 @@ describe('help', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Usage: orgsec serve [options]');
     expect(run.stderr).toBe('');
+  });
+
+  it('read by a reader that stops early (`orgsec --help | head -1`) ends with exit 0 and no stack', async () => {
+    const child = spawn(process.execPath, [CLI, '--help'], { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader is gone before the help is written: the write fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect([code, stderr]).toEqual([0, '']);
   });
 });
 
