@@ -26,10 +26,12 @@ Examples:
     .action(async (options: Record<string, unknown> & { demo?: boolean }) => {
       const config = configFromOptions(options);
       const demo = options.demo ? readWorldFile(demoWorldPath()) : undefined;
-      const running = await listenOrExplain(config, async (services) => {
-        if (demo === undefined) return;
-        const empty = (await services.database.knex('accounts').first('id')) === undefined;
-        if (empty) printSummary(output, await services.world.load(demo));
+      const running = await listenOrExplain(config, {
+        beforeListen: async (services) => {
+          if (demo === undefined) return;
+          const empty = (await services.database.knex('accounts').first('id')) === undefined;
+          if (empty) printSummary(output, await services.world.load(demo));
+        },
       });
       output.out(`orgsec is serving at ${running.url}`);
       for (const line of endpointLines(running.url, { isExplorerOn: config.graphqlExplorer })) output.out(line);
@@ -44,9 +46,9 @@ Examples:
 }
 
 /** Starts the server; a port taken or not allowed, or a bad host, becomes one line saying what to do. */
-async function listenOrExplain(config: Config, beforeListen: NonNullable<Parameters<typeof startServer>[1]>['beforeListen']) {
+async function listenOrExplain(config: Config, hooks: Parameters<typeof startServer>[1]) {
   try {
-    return await startServer(config, beforeListen ? { beforeListen } : {});
+    return await startServer(config, hooks);
   } catch (error) {
     const explained = explainListenError(error, config.host, config.port);
     throw explained === undefined ? error : new Error(explained);
