@@ -16,11 +16,12 @@ if (process.env.TEST_DATABASE_URL) {
     ...base,
     displayName: 'postgres',
     globals: { TEST_DIALECT: 'postgres' },
-    // Pure logic, configuration checks and the browsers do not depend on the database: once is enough.
-    testPathIgnorePatterns: ['/test/unit/', '/test/cli/config.test.ts', '/test/e2e/browser.test.ts', '/test/e2e/cross-origin.test.ts'],
+    // Pure logic, configuration checks, the start banner and the browsers do not depend on the database: once is enough.
+    testPathIgnorePatterns: ['/test/unit/', '/test/cli/config.test.ts', '/test/cli/serve-banner.test.ts', '/test/e2e/browser.test.ts', '/test/e2e/cross-origin.test.ts'],
   });
 } else {
   console.log('PostgreSQL run skipped: set TEST_DATABASE_URL=postgres://... to run every database test against PostgreSQL as well.');
 }
 
-module.exports = { projects, testTimeout: 30000 };
+// Finds or installs the Chromium the browser tests drive (see the file).
+module.exports = { projects, testTimeout: 30000, globalSetup: path.join(__dirname, 'setup', 'chromium.js') };

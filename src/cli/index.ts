@@ -3,6 +3,12 @@ import { CommanderError } from 'commander';
 import { processOutput } from './output';
 import { buildProgram } from './program';
 
+// A reader that stops early (`orgsec --help | head`) closes the pipe: that ends the output, not in a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 /** Failures print one clear line and exit 1; the stack only with LOG_LEVEL=debug. */
 buildProgram(processOutput)
   .exitOverride()

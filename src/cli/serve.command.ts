@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
-import { SETTING_NAMES } from '../config';
+import { SETTING_NAMES, type Config } from '../config';
 import { startServer } from '../main';
+import { worldSchema } from '../modules/world/world.schema';
+import { explainListenError } from './listen-errors';
 import { printSummary, readWorldFile } from './load.command';
 import type { Output } from './output';
 import { demoWorldPath } from './paths';
+import { demoTokenLines, endpointLines } from './serve-banner';
 import { addSettingOptions, checkedHelp, configFromOptions } from './setting-options';
-
-interface DemoToken { token?: string; type: string; user?: string; app?: string; resource_owner?: string }
 
 export function registerServe(program: Command, output: Output): void {
   const serve = program
@@ -24,25 +25,32 @@ Examples:
   $ orgsec serve --rate-limits off --log-level warn       # benchmarks, bulk loads`)
     .action(async (options: Record<string, unknown> & { demo?: boolean }) => {
       const config = configFromOptions(options);
-      const demo = options.demo ? (readWorldFile(demoWorldPath()) as { tokens?: DemoToken[] }) : undefined;
-      const running = await startServer(config, {
+      const demo = options.demo ? readWorldFile(demoWorldPath()) : undefined;
+      const running = await listenOrExplain(config, {
         beforeListen: async (services) => {
-          if (!demo) return;
+          if (demo === undefined) return;
           const empty = (await services.database.knex('accounts').first('id')) === undefined;
           if (empty) printSummary(output, await services.world.load(demo));
         },
       });
       output.out(`orgsec is serving at ${running.url}`);
-      output.out(`  REST API:     ${running.url}/orgs/{org}/organization-roles`);
-      output.out(`  Health check: ${running.url}/healthz`);
-      if (demo) {
-        output.out('Demo tokens:');
-        for (const t of demo.tokens ?? []) {
-          if (!t.token) continue;
-          const who = t.type === 'installation' ? `app ${t.app}` : t.user;
-          output.out(`  ${t.token.padEnd(34)} ${t.type} for ${who}${t.resource_owner ? ` on ${t.resource_owner}` : ''}`);
-        }
-        output.out(`Try: curl -H "Authorization: Bearer ${demo.tokens?.find((t) => t.token)?.token ?? 'TOKEN'}" ${running.url}/orgs/acme-corp/organization-roles`);
+      for (const line of endpointLines(running.url, { isExplorerOn: config.graphqlExplorer })) output.out(line);
+      if (demo !== undefined) {
+        const world = worldSchema.parse(demo);
+        output.out('Demo tokens (send as "Authorization: Bearer TOKEN"):');
+        for (const line of demoTokenLines(world)) output.out(line);
+        const first = world.tokens.find((t) => t.token)?.token ?? 'TOKEN';
+        output.out(`Try: curl -H "Authorization: Bearer ${first}" ${running.url}/orgs/acme-corp/organization-roles`);
       }
     });
+}
+
+/** Starts the server; a port taken or not allowed, or a bad host, becomes one line saying what to do. */
+async function listenOrExplain(config: Config, hooks: Parameters<typeof startServer>[1]) {
+  try {
+    return await startServer(config, hooks);
+  } catch (error) {
+    const explained = explainListenError(error, config.host, config.port);
+    throw explained === undefined ? error : new Error(explained);
+  }
 }

@@ -5,20 +5,13 @@ import path from 'node:path';
 import { CommanderError, type Command } from 'commander';
 import { buildProgram } from '../../src/cli/program';
 import { SETTINGS, SETTING_NAMES, type SettingName } from '../../src/config';
+import { CLI, cleanEnv, serveBuilt } from './built-cli';
 
 // The built CLI as users run it: configuration comes from the environment and the flags
 // that mirror it, and a bad value stops it before it touches the database or listens.
 
-const CLI = path.join(__dirname, '..', '..', 'dist', 'src', 'cli', 'index.js');
-
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-config-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-/** An environment with none of our settings, whatever the test runner was given. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !(k in SETTINGS) && !k.startsWith('RATE_LIMIT') && !k.startsWith('ORGSEC_')));
-  return { ...env, ...extra };
-}
 
 /** Runs the built CLI to its end; a refused configuration never gets as far as the database. */
 function runCli(args: string[], env: Record<string, string>) {
@@ -125,22 +118,9 @@ describe('a bad configuration value', () => {
   });
 });
 
-/** Starts the built `orgsec serve`; resolves with its URL and a stop function once it listens. */
-function serve(args: string[], env: Record<string, string>): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--database', path.join(tmp, `serve-${Math.random().toString(36).slice(2)}.sqlite`)], {
-    env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}):\n${output}`)));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving at (http:\/\/\S+)/.exec(output);
-      if (match) resolve({ url: match[1]!, stop: () => new Promise((done) => { child.removeAllListeners('exit'); child.once('exit', () => done()); child.kill('SIGTERM'); }) });
-    });
-  });
-}
+/** Starts the built `orgsec serve` on a fresh SQLite file. */
+const serve = (args: string[], env: Record<string, string>) =>
+  serveBuilt([...args, '--database', path.join(tmp, `serve-${Math.random().toString(36).slice(2)}.sqlite`)], env);
 
 describe('flags mirror the environment', () => {
   it('a flag overrides its variable (even a bad one), and a variable without a flag applies', async () => {
@@ -225,6 +205,16 @@ describe('help', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Usage: orgsec serve [options]');
     expect(run.stderr).toBe('');
+  });
+
+  it('read by a reader that stops early (`orgsec --help | head -1`) ends with exit 0 and no stack', async () => {
+    const child = spawn(process.execPath, [CLI, '--help'], { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reader is gone before the help is written: the write fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect([code, stderr]).toEqual([0, '']);
   });
 });
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await t.close();
+  await t?.close();
 });
 
 /** A fresh page that records every URL it requests and the status of every answer. */
