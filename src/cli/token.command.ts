@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { INPUT_PARSE_OPTIONS, problemOf } from '../shared/input-messages';
 import { createServices } from '../composition';
 import { tokenDeclarationSchema } from '../modules/world/world.schema';
 import { withMigratedDatabase } from './database-option';
@@ -76,11 +77,12 @@ Examples:
   $ orgsec token create --type app_user --app audit-bot --user bob --owner acme-corp --permissions members:read`)
     .action(async (options: TokenOptions) => {
       const config = configFromOptions(options);
-      const parsed = tokenDeclarationSchema.safeParse(declarationFromFlags(options));
+      // The plain wording of every other input; a --token value is never repeated back.
+      const parsed = tokenDeclarationSchema.safeParse(declarationFromFlags(options), INPUT_PARSE_OPTIONS);
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = String(issue.path[0] ?? 'type');
-        throw new Error(`${FLAG_OF[field] ?? field}: ${issue.message}`);
+        throw new Error(`${FLAG_OF[field] ?? field}: ${problemOf(issue)}`);
       }
       await withMigratedDatabase(config, async (db) => {
         const issued = await createServices(db).tokens.create(parsed.data);

@@ -156,6 +156,14 @@ export function shownValue(input: unknown): string | undefined {
   return undefined;
 }
 
+/** The value an issue is about: for a discriminated union, its tag rather than the whole object holding it. */
+function valueOf(issue: Issue): unknown {
+  const tag = (issue as { discriminator?: unknown }).discriminator;
+  const holder = issue.input;
+  if (issue.code === 'invalid_union' && typeof tag === 'string' && holder !== null && typeof holder === 'object') return (holder as Record<string, unknown>)[tag];
+  return holder;
+}
+
 /** Whether the issue's value is worth showing: not a secret, not the whole object a refinement checked. */
 function showsValue(issue: Issue, path: readonly PropertyKey[]): boolean {
   if (issue.input === undefined || issue.code === 'unrecognized_keys') return false;
@@ -171,7 +179,7 @@ function showsValue(issue: Issue, path: readonly PropertyKey[]): boolean {
  */
 export function problemOf(issue: Issue, path: readonly PropertyKey[] = issue.path): string {
   const message = issue.message.replace(/\.$/, '');
-  const value = showsValue(issue, path) ? shownValue(issue.input) : undefined;
+  const value = showsValue(issue, path) ? shownValue(valueOf(issue)) : undefined;
   return value === undefined ? message : `${message}; got ${value}`;
 }
 
