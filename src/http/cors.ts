@@ -43,7 +43,13 @@ export function withCors(listener: RequestListener, origins: CorsOrigins): Reque
     credentials: false,
     optionsSuccessStatus: 204,
   });
+  const isAllowed = (origin: string | undefined) => origins === '*' || (origin !== undefined && origins.includes(origin));
   return (req: IncomingMessage, res: ServerResponse) => {
+    // Chromium asks before a public page (Apollo's hosted Sandbox) calls a local or private
+    // address; the answer is yes for allowed origins, as for any other of their requests.
+    if (req.headers['access-control-request-private-network'] === 'true' && isAllowed(req.headers.origin)) {
+      res.setHeader('Access-Control-Allow-Private-Network', 'true');
+    }
     apply(req, res, () => listener(req, res));
   };
 }

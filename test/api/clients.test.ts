@@ -81,6 +81,14 @@ describe('CORS: every answer may be read from any origin, without credentials', 
     expect(Number(answer.headers['access-control-max-age'])).toBeGreaterThan(0);
   });
 
+  it('a preflight from Apollo Sandbox to a server on a private address is allowed (Chromium\'s Private Network Access)', async () => {
+    const answer = await preflight('/graphql', 'POST', 'authorization,content-type').set('Access-Control-Request-Private-Network', 'true');
+    expect(answer.status).toBe(204);
+    expect(answer.headers['access-control-allow-private-network']).toBe('true');
+    const plain = await preflight('/graphql', 'POST', 'authorization,content-type');
+    expect(plain.headers['access-control-allow-private-network']).toBeUndefined();
+  });
+
   it('Apollo\'s CSRF prevention stays on: a simple cross-origin GET without a preflight header is refused', async () => {
     const answer = await t.http().get('/graphql').query({ query: '{ viewer { login } }' }).set('Origin', SANDBOX);
     expect(answer.status).toBe(400);
@@ -108,8 +116,10 @@ describe('CORS_ORIGINS', () => {
       expect(other.status).toBe(200);
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
       expect(listOf(other.headers.vary)).toContain('origin');
-      const preflight = await listed.http().options('/graphql').set('Origin', 'https://evil.example.com').set('Access-Control-Request-Method', 'POST');
+      const preflight = await listed.http().options('/graphql').set('Origin', 'https://evil.example.com').set('Access-Control-Request-Method', 'POST')
+        .set('Access-Control-Request-Private-Network', 'true');
       expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+      expect(preflight.headers['access-control-allow-private-network']).toBeUndefined();
     } finally {
       await listed.close();
     }
