@@ -1,4 +1,4 @@
-import { BENCH_TOKEN, generateWorld } from '../../src/bench/generate-world';
+import { BENCH_TOKEN, generateWorld } from '../bench/generate-world';
 import { parseMetrics, valueOf } from '../helpers/prometheus';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 

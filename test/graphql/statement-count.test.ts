@@ -1,9 +1,9 @@
-import { BENCH_TOKEN, generateWorld } from '../../src/bench/generate-world';
-import { dashboardQuery } from '../../src/bench/scenarios';
+import { BENCH_TOKEN, generateWorld } from '../bench/generate-world';
+import { dashboardQuery } from '../bench/scenarios';
 import { gql } from '../helpers/graphql';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
-// The benchmark's dashboard query (src/bench/scenarios.ts), every field, costs the same number of
+// The benchmark's dashboard query (test/bench/scenarios.ts), every field, costs the same number of
 // SQL statements whatever its page size: each relation is loaded once per page, never per alert.
 
 const DASHBOARD = dashboardQuery('$first');

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../cli/paths';
-import { openDatabase } from '../database/connection';
+import { packageRoot } from '../../src/cli/paths';
+import { openDatabase } from '../../src/database/connection';
 import { drive } from './drive';
 import { startExpressFloor, startTinyFloor, type RunningServer } from './floors';
 import { BIG_ORG, BIG_ORG_SHARE } from './generate-world';
-import { measure, type MeasureContext, type Row } from './measure';
+import { measure, type MeasureContext, type Row, type Scenario } from './measure';
 import { startOrgsec } from './orgsec-server';
 import { benchPostgres } from './postgres';
 import { hasTaskset } from './processes';
@@ -23,7 +23,9 @@ import { prepareSqliteWorld } from './world-setup';
 // Settings (environment): BENCH_ALERTS (100,000), BENCH_SECONDS (4 per round), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1),
 // BENCH_CONNECTIONS (10), BENCH_TAIL_CONNECTIONS (50), BENCH_DEEP_PAGE (1,000), BENCH_REUSE=1 (keep the
 // last run's SQLite world and PostgreSQL schema), BENCH_LOAD_ALERTS (1,000,000; 0 skips the load step),
-// BENCH_LOAD_TIMEOUT (120 s), BENCH_DATABASE_URL (adds PostgreSQL), BENCH_PG_ALERTS (20,000).
+// BENCH_LOAD_TIMEOUT (120 s), BENCH_DATABASE_URL (adds PostgreSQL), BENCH_PG_ALERTS (20,000),
+// BENCH_SCENARIOS (a regular expression: only the SQLite scenarios whose name it matches run).
+// test/bench/README.md describes the method and the scenarios.
 
 const settings = {
   alerts: Number(process.env.BENCH_ALERTS ?? 100_000),
@@ -39,7 +41,11 @@ const settings = {
   loadTimeoutSeconds: Number(process.env.BENCH_LOAD_TIMEOUT ?? 120),
   postgresAlerts: Number(process.env.BENCH_PG_ALERTS ?? 20_000),
   pinned: hasTaskset,
+  /** Unset: every scenario. */
+  scenarios: process.env.BENCH_SCENARIOS ?? '',
 };
+const scenarioPattern = new RegExp(settings.scenarios);
+const isSelected = (scenario: Scenario) => scenarioPattern.test(scenario.name);
 const ORGSEC_PORT = 4700;
 const FLOOR_PORT = 4701;
 
@@ -59,21 +65,20 @@ async function benchSqlite(dbFile: string, workDir: string): Promise<Row[]> {
   const facts = await readWorldFacts(db, BIG_ORG, settings.deepPage).finally(() => db.knex.destroy());
   const ctx: MeasureContext = { workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT, database: 'SQLite' };
   const rows: Row[] = [];
+  const rpsOf = (name: string) => rows.find((r) => r.scenario === name)?.load?.rps;
   const server = await startOrgsec(dbFile, ORGSEC_PORT, { pinned: true });
   try {
     const etag = await currentEtag(server.url);
-    const scenarios = sqliteScenarios(facts, {
-      connections: settings.connections, tailConnections: settings.tailConnections, etag,
-      rpsOf: (name) => rows.find((r) => r.scenario === name)?.load?.rps,
-    });
-    for (const scenario of scenarios) rows.push(await measure(server, scenario, ctx));
+    const scenarios = sqliteScenarios(facts, { connections: settings.connections, tailConnections: settings.tailConnections, etag, rpsOf });
+    for (const scenario of scenarios.filter(isSelected)) rows.push(await measure(server, scenario, ctx));
   } finally {
     await server.stop();
   }
+  const builtPages = builtPageScenarios(facts, { connections: settings.connections, rpsOf }).filter(isSelected);
+  if (builtPages.length === 0) return rows;
   const uncached = await startOrgsec(dbFile, ORGSEC_PORT, { pinned: true, env: { RESPONSE_CACHE_MB: '0' } });
   try {
-    const rpsOf = (name: string) => rows.find((r) => r.scenario === name)?.load?.rps;
-    for (const scenario of builtPageScenarios(facts, { connections: settings.connections, rpsOf })) rows.push(await measure(uncached, scenario, ctx));
+    for (const scenario of builtPages) rows.push(await measure(uncached, scenario, ctx));
   } finally {
     await uncached.stop();
   }

@@ -1,6 +1,6 @@
 import type { LoadResult } from './load-plan';
-import { openDatabase } from '../database/connection';
-import { migrateLatest } from '../database/migrate';
+import { openDatabase } from '../../src/database/connection';
+import { migrateLatest } from '../../src/database/migrate';
 import { drive } from './drive';
 import { BIG_ORG } from './generate-world';
 import { measure, type MeasureContext, type Row } from './measure';

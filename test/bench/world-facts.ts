@@ -1,6 +1,6 @@
-import type { Database } from '../database/connection';
-import { encodeCursor } from '../database/keyset';
-import { alertListName } from '../modules/dependency-alerts/alerts.store';
+import type { Database } from '../../src/database/connection';
+import { encodeCursor } from '../../src/database/keyset';
+import { alertListName } from '../../src/modules/dependency-alerts/alerts.store';
 import type { MiddleCursors } from './distinct-pages';
 import type { AlertRef } from './load-plan';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { packageRoot } from '../cli/paths';
+import { packageRoot } from '../../src/cli/paths';
 import type { RunningServer } from './floors';
 import { SERVER_CORE, spawnPinned, stopProcess, waitForHttp } from './processes';
 

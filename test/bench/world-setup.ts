@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { createServices } from '../composition';
-import { openDatabase, type Database } from '../database/connection';
-import { migrateLatest } from '../database/migrate';
+import { createServices } from '../../src/composition';
+import { openDatabase, type Database } from '../../src/database/connection';
+import { migrateLatest } from '../../src/database/migrate';
 import { generateWorld, type WorldSize } from './generate-world';
 
 export const worldSize = (alerts: number): WorldSize => ({ organizations: 10, repositoriesPerOrganization: 100, alerts, advisories: 200 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../cli/paths';
+import { packageRoot } from '../../src/cli/paths';
 import { SERVER_CORE, sampleRss, spawnPinned, stopProcess } from './processes';
 import { worldSize } from './world-setup';
 import { writeWorldFile } from './world-file';
