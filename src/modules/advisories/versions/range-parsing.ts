@@ -5,34 +5,43 @@ import { notAVersion, parseVersion } from './version-schemes';
 
 // World files state ranges in the original's syntax ("= 1.2.3", "< 1.2.3", "<= 1.2.3",
 // ">= 1.0.0, < 1.2.3", ">= 1.0.0"; comma = and). They become the OSV events rendering would
-// produce, so that both kinds of advisory are matched by one evaluation.
+// produce, so that both kinds of advisory are matched by one evaluation. OSV has no event for an
+// exclusive lower bound, so "> V" is refused.
 
 export type RangeParsing = { readonly ok: true; readonly events: readonly OsvEvent[] } | { readonly ok: false; readonly reason: string };
 
 const CONSTRAINT = /^(>=|<=|<|=)\s*(\S+)$/;
 
+interface Constraint {
+  readonly operator: '>=' | '<=' | '<' | '=';
+  readonly version: string;
+}
+
+function readConstraint(ecosystem: Ecosystem, text: string): Constraint | string {
+  const match = CONSTRAINT.exec(text);
+  if (!match) return `${JSON.stringify(text)} is not a constraint (">= V", "< V", "<= V" or "= V")`;
+  const constraint = { operator: match[1] as Constraint['operator'], version: match[2] as string };
+  const isFromStart = constraint.operator === '>=' && constraint.version === BEFORE_EVERY_VERSION;
+  return isFromStart || parseVersion(ecosystem, constraint.version) ? constraint : notAVersion(ecosystem, constraint.version);
+}
+
 export function parseVulnerableVersionRange(ecosystem: Ecosystem, text: string): RangeParsing {
-  let lower: string | undefined;
-  let upper: OsvEvent | undefined;
-  let exact: string | undefined;
-  const constraints = text.split(',').map((part) => part.trim());
-  for (const constraint of constraints) {
-    const match = CONSTRAINT.exec(constraint);
-    if (!match) return { ok: false, reason: `${JSON.stringify(constraint)} is not a constraint (">= V", "< V", "<= V" or "= V")` };
-    const [, operator, version] = match as unknown as [string, string, string];
-    const isZero = operator === '>=' && version === BEFORE_EVERY_VERSION;
-    if (!isZero && !parseVersion(ecosystem, version)) return { ok: false, reason: notAVersion(ecosystem, version) };
-    if (operator === '=') exact = exact === undefined ? version : '\0';
-    else if (operator === '>=') lower = lower === undefined ? version : '\0';
-    else if (upper === undefined) upper = operator === '<' ? { fixed: version } : { last_affected: version };
-    else return { ok: false, reason: `${JSON.stringify(text)} has more than one upper bound` };
+  const constraints: Constraint[] = [];
+  for (const part of text.split(',')) {
+    const constraint = readConstraint(ecosystem, part.trim());
+    if (typeof constraint === 'string') return { ok: false, reason: constraint };
+    constraints.push(constraint);
   }
-  if (exact !== undefined) {
-    if (constraints.length > 1) return { ok: false, reason: `${JSON.stringify(text)}: "=" stands alone` };
-    return { ok: true, events: [{ introduced: exact }, { last_affected: exact }] };
+  const exact = constraints.find((constraint) => constraint.operator === '=');
+  if (exact) {
+    return constraints.length === 1 ? { ok: true, events: [{ introduced: exact.version }, { last_affected: exact.version }] } : { ok: false, reason: `${JSON.stringify(text)}: "=" stands alone` };
   }
-  if (lower === '\0') return { ok: false, reason: `${JSON.stringify(text)} has more than one lower bound` };
-  const events: OsvEvent[] = [{ introduced: lower ?? BEFORE_EVERY_VERSION }];
-  if (upper) events.push(upper);
+  const lower = constraints.filter((constraint) => constraint.operator === '>=');
+  const upper = constraints.filter((constraint) => constraint.operator !== '>=');
+  if (lower.length > 1) return { ok: false, reason: `${JSON.stringify(text)} has more than one lower bound` };
+  if (upper.length > 1) return { ok: false, reason: `${JSON.stringify(text)} has more than one upper bound` };
+  const events: OsvEvent[] = [{ introduced: lower[0]?.version ?? BEFORE_EVERY_VERSION }];
+  const bound = upper[0];
+  if (bound) events.push(bound.operator === '<' ? { fixed: bound.version } : { last_affected: bound.version });
   return { ok: true, events };
 }
