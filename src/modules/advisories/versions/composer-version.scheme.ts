@@ -6,8 +6,8 @@ import { compareDigits, sign, type VersionScheme } from './version-scheme';
 // PHP would saturate at its integer limit. Written here: version_compare has no maintained
 // JavaScript implementation.
 
-/** The canonical form version_compare works on ("1.0rc1" → "1.0.rc.1"). */
-export type ComposerVersion = string;
+/** The parts of the canonical form version_compare works on ("1.0rc1" → "1.0.rc.1"). */
+export type ComposerVersion = readonly string[];
 
 // version_compare's special forms, matched as prefixes of a part; anything else ranks below them.
 const SPECIAL_FORMS: ReadonlyArray<[string, number]> = [
@@ -52,28 +52,17 @@ function comparePart(a: string, b: string): number {
   return sign(formRank(isDigit(a[0]) ? NUMBER_FORM : a) - formRank(isDigit(b[0]) ? NUMBER_FORM : b));
 }
 
-// php_version_compare over canonical strings, part by part; a side with parts left over is
-// newer when the next one is a number, else its rest is weighed against "#N#" (a number).
-function compareCanonical(a: string, b: string): number {
-  if (a === '' || b === '') return a === b ? 0 : a !== '' ? 1 : -1;
-  const left = a.split('.');
-  const right = b.split('.');
-  const rest = (parts: string[], from: number) => parts.slice(from).join('.');
-  let i = 0;
-  let j = 0;
-  let hasNextLeft = true;
-  let hasNextRight = true;
-  let order = 0;
-  while (rest(left, i) !== '' && rest(right, j) !== '' && hasNextLeft && hasNextRight) {
-    hasNextLeft = i < left.length - 1;
-    hasNextRight = j < right.length - 1;
-    order = comparePart(left[i] as string, right[j] as string);
+// php_version_compare over the canonical parts (never empty: parse refuses leading and trailing
+// separators). The common parts decide first; then a side with parts left over is newer when the
+// next one is a number, else that word is weighed against "#" (a number).
+function compareCanonical(left: ComposerVersion, right: ComposerVersion): number {
+  const common = Math.min(left.length, right.length);
+  for (let i = 0; i < common; i++) {
+    const order = comparePart(left[i] as string, right[i] as string);
     if (order !== 0) return order;
-    if (hasNextLeft) i++;
-    if (hasNextRight) j++;
   }
-  if (hasNextLeft) return isDigit(left[i]?.[0]) ? 1 : compareCanonical(rest(left, i), NUMBER_FORM);
-  if (hasNextRight) return isDigit(right[j]?.[0]) ? -1 : compareCanonical(NUMBER_FORM, rest(right, j));
+  if (left.length > common) return isDigit(left[common]?.[0]) ? 1 : comparePart(left[common] as string, NUMBER_FORM);
+  if (right.length > common) return isDigit(right[common]?.[0]) ? -1 : comparePart(NUMBER_FORM, right[common] as string);
   return 0;
 }
 
@@ -84,7 +73,7 @@ export const composerVersionScheme: VersionScheme<ComposerVersion> = {
     const canonical = canonicalize(version);
     // Composer refuses a version that ends with a separator ("1.0.", "1.2.3.#"); PHP would
     // even order such a string below itself.
-    return canonical.startsWith('.') || canonical.endsWith('.') ? undefined : canonical;
+    return canonical.startsWith('.') || canonical.endsWith('.') ? undefined : canonical.split('.');
   },
   compare: (a, b) => compareCanonical(a, b),
 };

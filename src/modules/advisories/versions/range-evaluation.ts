@@ -22,7 +22,8 @@ export interface SkippedRange {
 export interface CompiledAffected {
   readonly ecosystem: Ecosystem;
   readonly ranges: readonly CompiledRange[];
-  readonly versions: readonly string[];
+  /** The `versions` list, parsed where it parses (else matched as exact text). */
+  readonly versions: ReadonlyArray<ParsedVersion | string>;
   /** Ranges that cannot be evaluated (a version that does not parse, a malformed event). */
   readonly skipped: readonly SkippedRange[];
 }
@@ -40,7 +41,9 @@ export function compileAffected(ecosystem: Ecosystem, affected: OsvAffectedVersi
     if (reading.ok) ranges.push({ parse: rangeParser(ecosystem, range), events: reading.events });
     else skipped.push({ index, reason: reading.reason });
   });
-  return { ecosystem, ranges, versions: affected.versions ?? [], skipped };
+  const parse = versionParserFor(ecosystem);
+  const versions = (affected.versions ?? []).map((text) => parse(text) ?? text);
+  return { ecosystem, ranges, versions, skipped };
 }
 
 function isBeforeLimits(version: ParsedVersion, events: readonly OrderedEvent[]): boolean {
@@ -61,22 +64,20 @@ function isInRange(version: ParsedVersion, events: readonly OrderedEvent[]): boo
   return isVulnerable;
 }
 
-function isListed(version: ParsedVersion, listed: readonly string[], parse: VersionParser): boolean {
-  return listed.some((text) => {
-    const other = parse(text);
-    return other ? version.compareTo(other) === 0 : text === version.text;
-  });
+function isListed(version: ParsedVersion, listed: CompiledAffected['versions']): boolean {
+  return listed.some((other) => (typeof other === 'string' ? other === version.text : version.compareTo(other) === 0));
 }
 
 export type VersionMatch = { readonly ok: true; readonly isAffected: boolean } | { readonly ok: false; readonly reason: string };
 
 /** Whether `version` (a string in the ecosystem's syntax) is covered; an unparseable one is reported. */
 export function matchVersion(compiled: CompiledAffected, version: string): VersionMatch {
-  const inEcosystem = versionParserFor(compiled.ecosystem)(version);
+  const parse = versionParserFor(compiled.ecosystem);
+  const inEcosystem = parse(version);
   if (!inEcosystem) return { ok: false, reason: notAVersion(compiled.ecosystem, version) };
-  if (isListed(inEcosystem, compiled.versions, versionParserFor(compiled.ecosystem))) return { ok: true, isAffected: true };
+  if (isListed(inEcosystem, compiled.versions)) return { ok: true, isAffected: true };
   for (const range of compiled.ranges) {
-    const parsed = range.parse === versionParserFor(compiled.ecosystem) ? inEcosystem : range.parse(version);
+    const parsed = range.parse === parse ? inEcosystem : range.parse(version);
     // A version outside SemVer cannot fall in a SEMVER range.
     if (parsed && isInRange(parsed, range.events)) return { ok: true, isAffected: true };
   }

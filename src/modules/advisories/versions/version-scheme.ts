@@ -25,7 +25,8 @@ export function sign(n: number): -1 | 0 | 1 {
 
 /** Orders decimal digit strings of any length (versions carry numbers past 2^53). */
 export function compareDigits(a: string, b: string): number {
-  const x = BigInt(a);
-  const y = BigInt(b);
+  const x = a.replace(/^0+(?=\d)/, '');
+  const y = b.replace(/^0+(?=\d)/, '');
+  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
   return x < y ? -1 : x > y ? 1 : 0;
 }
