@@ -67,6 +67,16 @@ describe('version order per ecosystem', () => {
   });
 });
 
+describe('documented orderings', () => {
+  // NuGet's "Package versioning" page lists pre-release versions newest first, labels compared
+  // as strings when not numeric (so alpha10 before alpha2).
+  it('orders NuGet pre-releases as NuGet documents them', () => {
+    const newestFirst = ['1.0.1', '1.0.1-zzz', '1.0.1-rc', '1.0.1-open', '1.0.1-beta', '1.0.1-alpha2', '1.0.1-alpha10', '1.0.1-aaa'];
+    const pairs = newestFirst.slice(1).map((older, index) => compareVersions('nuget', newestFirst[index] as string, older));
+    expect(pairs).toEqual(newestFirst.slice(1).map(() => ({ ok: true, order: 1 })));
+  });
+});
+
 describe('normalizePackageName', () => {
   it('normalizes pip names by PEP 503: lower case, runs of "-", "_" and "." as one "-"', () => {
     expect(normalizePackageName('pip', 'Matrix_Synapse')).toBe('matrix-synapse');
