@@ -36,7 +36,9 @@ export const nugetVersionScheme: VersionScheme<NuGetVersion> = {
       if (order !== 0) return order;
     }
     // A release sorts after its pre-releases.
-    if (a.labels.length === 0 || b.labels.length === 0) return b.labels.length - a.labels.length === 0 ? 0 : a.labels.length === 0 ? 1 : -1;
+    const isReleaseA = a.labels.length === 0;
+    const isReleaseB = b.labels.length === 0;
+    if (isReleaseA || isReleaseB) return isReleaseA === isReleaseB ? 0 : isReleaseA ? 1 : -1;
     for (let i = 0; i < Math.min(a.labels.length, b.labels.length); i++) {
       const order = compareLabel(a.labels[i] as string, b.labels[i] as string);
       if (order !== 0) return order;
