@@ -8,12 +8,15 @@ import { fieldSentence, INPUT_PARSE_OPTIONS } from '../../../shared/input-messag
 const timestamp = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'must be an RFC 3339 timestamp');
 const version = z.string().min(1);
 
-const event = z.union([
-  z.strictObject({ introduced: version }),
-  z.strictObject({ fixed: version }),
-  z.strictObject({ last_affected: version }),
-  z.strictObject({ limit: version }),
-]);
+const event = z.union(
+  [
+    z.strictObject({ introduced: version }),
+    z.strictObject({ fixed: version }),
+    z.strictObject({ last_affected: version }),
+    z.strictObject({ limit: version }),
+  ],
+  { error: 'must have exactly one of introduced, fixed, last_affected or limit, a non-empty version' },
+);
 
 const range = z.looseObject({
   type: z.enum(['SEMVER', 'ECOSYSTEM', 'GIT']),
