@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 // The EPSS scores file as FIRST publishes it (epss_scores-YYYY-MM-DD.csv[.gz]):
@@ -78,7 +78,8 @@ export async function* readEpssFile(path: string): AsyncGenerator<EpssItem> {
   const head = await firstBytes(path, 2);
   const isGzip = head.length === 2 && head[0] === 0x1f && head[1] === 0x8b;
   const file = createReadStream(path);
-  yield* readEpssLines(isGzip ? file.pipe(createGunzip()) : file);
+  // pipeline (not pipe) so a read error of the file also fails the gunzip stream the lines come from.
+  yield* readEpssLines(isGzip ? pipeline(file, createGunzip(), () => undefined) : file);
 }
 
 async function firstBytes(path: string, count: number): Promise<Buffer> {
