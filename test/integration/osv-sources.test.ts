@@ -94,6 +94,19 @@ describe('readOsvSources', () => {
     ]);
   });
 
+  it('names a damaged zip entry and reads the entries after it', async () => {
+    const zip = path.join(dir, 'damaged.zip');
+    await writeZip(zip, [
+      ['one.json', JSON.stringify({ id: 'GHSA-1', details: 'a'.repeat(2000) })],
+      ['two.json', JSON.stringify({ id: 'GHSA-2' })],
+    ]);
+    const bytes = fs.readFileSync(zip);
+    // The first entry's deflate data follows its local header (30 bytes, the name, the extra field).
+    const dataStart = 30 + bytes.readUInt16LE(26) + bytes.readUInt16LE(28);
+    fs.writeFileSync(zip, bytes.fill(0xff, dataStart, dataStart + 8));
+    expect(await outcomes([zip])).toEqual([`${zip}!/one.json ✗ unreadable zip entry (invalid block type)`, `${zip}!/two.json → GHSA-2`]);
+  });
+
   it('reads a zip of the real fixtures to the same documents as their folder', async () => {
     const zip = path.join(dir, 'fixtures.zip');
     const files = FIXTURE_IDS.map((id) => fs.readFileSync(fixtureFile(id), 'utf8'));

@@ -18,7 +18,7 @@ async function documentInFile(path: string): Promise<OsvSourceItem> {
   }
 }
 
-/** Runs a source to its end; if it fails part way (a corrupt zip), that PATH is reported and the walk goes on. */
+/** Runs a zip to its end; if it fails part way (a corrupt directory), that PATH is reported and the walk goes on. */
 async function* guarded(path: string, items: AsyncGenerator<OsvSourceItem>): AsyncGenerator<OsvSourceItem> {
   try {
     yield* items;
@@ -36,16 +36,14 @@ async function* documentsAt(path: string): AsyncGenerator<OsvSourceItem> {
     return;
   }
   if (isFolder) {
-    yield* guarded(path, filesAsItems(path));
+    for await (const entry of jsonFilesUnder(path)) {
+      yield 'file' in entry ? await documentInFile(entry.file) : unreadable(entry.unreadableFolder, entry.error);
+    }
   } else if (path.toLowerCase().endsWith('.zip')) {
     yield* guarded(path, osvDocumentsInZip(path));
   } else {
     yield await documentInFile(path);
   }
-}
-
-async function* filesAsItems(folder: string): AsyncGenerator<OsvSourceItem> {
-  for await (const file of jsonFilesUnder(folder)) yield await documentInFile(file);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
 import * as yauzl from 'yauzl';
-import { MAX_OSV_FILE_BYTES, parseOsvDocument, tooLarge, type OsvSourceItem } from './osv-document';
+import { MalformedOsvFileError, MAX_OSV_FILE_BYTES, parseOsvDocument, tooLarge, type OsvSourceItem } from './osv-document';
 
 /** `all.zip!/GHSA-….json`: where an entry came from, in the form Java tools print. */
 export function zipEntryPath(zipPath: string, entryName: string): string {
@@ -21,6 +21,14 @@ export async function* osvDocumentsInZip(zipPath: string): AsyncGenerator<OsvSou
       yield tooLarge(path, entry.uncompressedSize);
       continue;
     }
-    yield parseOsvDocument(path, await text(await zip.openReadStreamPromise(entry)));
+    let content: string;
+    try {
+      content = await text(await zip.openReadStreamPromise(entry));
+    } catch (error) {
+      // A damaged entry (bad CRC, bad deflate data): the directory is intact, so the next entries still read.
+      yield { path, error: new MalformedOsvFileError(path, `unreadable zip entry (${(error as Error).message})`) };
+      continue;
+    }
+    yield parseOsvDocument(path, content);
   }
 }
