@@ -36,6 +36,11 @@ describe('mapOsvAdvisory: severity and CVSS', () => {
     expect(advisory({ severity: [{ type: 'CVSS_V3', score: vector }] }).severity).toBe(severity);
   });
 
+  it("reads another database's database_specific.severity of another type as absent", () => {
+    const mapped = advisory({ id: 'RUSTSEC-2024-0001', severity: [{ type: 'CVSS_V3', score: V3_LOW }], database_specific: { severity: { score: 3 }, type: 7 } });
+    expect(mapped).toMatchObject({ severity: 'low', classification: 'general', type: 'reviewed' });
+  });
+
   it('treats a malformed vector as absent and reports it', () => {
     const result = mapOsvAdvisory(
       { id: 'PYSEC-2024-1', modified: '2024-01-02T03:04:05Z', severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L' }] },

@@ -32,13 +32,20 @@ const affected = z.looseObject({
   database_specific: z.record(z.string(), z.unknown()).optional(),
 });
 
+// `database_specific` is each database's own: only GitHub's keys are typed; a key another database
+// uses with another type (`severity`, `type`) is read as absent rather than refusing the advisory.
+const stringOrAbsent = z
+  .unknown()
+  .transform((value) => (typeof value === 'string' ? value : null))
+  .optional();
+
 const databaseSpecific = z.looseObject({
-  severity: z.string().nullable().optional(),
+  severity: stringOrAbsent,
   cwe_ids: z.array(z.string()).nullable().optional(),
   github_reviewed: z.boolean().nullable().optional(),
   github_reviewed_at: timestamp.nullable().optional(),
   nvd_published_at: timestamp.nullable().optional(),
-  type: z.string().nullable().optional(),
+  type: stringOrAbsent,
 });
 
 export const osvAdvisorySchema = z.looseObject({
