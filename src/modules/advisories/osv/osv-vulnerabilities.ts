@@ -1,6 +1,6 @@
 import { ecosystemOf } from './ecosystems';
 import type { OsvAffected } from './osv.schema';
-import type { Ecosystem, ImportedVulnerability, MappingNote, OsvEvent, OsvRange, RenderRange } from './osv.types';
+import type { Ecosystem, ImportedVulnerability, MappingNote, OsvRange, RenderRange } from './osv.types';
 
 /** Ranges of one affected entry are alternatives: several render as one range string joined by this. */
 export const RANGE_UNION = ' || ';
@@ -47,7 +47,7 @@ function mapOne(affected: OsvAffected, ecosystem: Ecosystem, renderRange: Render
   const ranges: OsvRange[] = [];
   const rendered: string[] = [];
   for (const range of affected.ranges) {
-    const kept: OsvRange = { type: range.type, ...(range.repo === undefined ? {} : { repo: range.repo }), events: range.events as OsvEvent[] };
+    const kept: OsvRange = { type: range.type, ...(range.repo === undefined ? {} : { repo: range.repo }), events: range.events };
     if (range.type === 'GIT') {
       ranges.push(kept); // stored, never matched (interfaces.md)
       continue;
