@@ -3,13 +3,13 @@ import express, { Router } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
 import { evaluateIfNoneMatchAsOrigin } from './http/conditional';
-import { identify, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
+import { cachedReadsAtRequestVersions, identify, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
 import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
-import { answerFromCache } from './http/response-cache';
-import { withKeptReadsFirst } from './http/kept-reads';
+import { serveCachedResponse, useResponseCache } from './http/response-cache';
+import { withCachedReadsFirst } from './http/cached-read-fast-path';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
@@ -25,7 +25,7 @@ import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { graphiqlRoutes } from './graphql/graphiql.routes';
-import { keptGraphQLAnswers } from './graphql/answer-cache';
+import { serveCachedGraphQLResponses } from './graphql/cached-responses';
 import { answerJsonToRestClients } from './graphql/accept';
 import { withCors, type CorsOrigins } from './http/cors';
 
@@ -44,7 +44,7 @@ export interface AppOptions {
 
 /**
  * The HTTP request listener (no listen): the Express app with the REST API, GraphQL, health
- * check and one error middleware, behind the lane that answers repeated reads.
+ * check and one error middleware, behind the fast path that serves repeated reads.
  */
 export async function createApp({ services, logger, trustProxy = false, graphqlExplorer = true, corsOrigins = '*' }: AppOptions): Promise<RequestListener> {
   const app = express();
@@ -52,6 +52,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.set('trust proxy', trustProxy);
   app.set('json spaces', 0);
   evaluateIfNoneMatchAsOrigin(app);
+  useResponseCache(app, services.responseCache);
 
   app.use(requestLog(logger));
 
@@ -73,8 +74,9 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
 
   // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
   // Also under /api/graphql, where clients made for the enterprise-server layout look.
+  // Every GraphQL request may read from the caches; a mutation stops that (graphql/server.ts).
   app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), refuseAmbiguousCredentials, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
-    answerJsonToRestClients, keptGraphQLAnswers(services.responseCache, metrics.graphql.countKept),
+    cachedReadsAtRequestVersions(() => true), answerJsonToRestClients, serveCachedGraphQLResponses(services.responseCache, metrics.graphql.countKept),
     await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
   const api = Router();
@@ -82,13 +84,14 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // A body is parsed once: bundles may be larger than the default limit.
   api.post('/repos/:owner/:repo/attestations', jsonParser(MAX_BUNDLE_BYTES));
   api.use(jsonParser());
+  api.use(cachedReadsAtRequestVersions((req) => req.method === 'GET' || req.method === 'HEAD'));
   api.use(apiVersion);
   api.use(requireValidCredentials);
   api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
-  // Reads answer from the response cache when they can (after their own headers are set).
+  // Reads are served from the response cache when they can (after their own headers are set).
   // The alert lists first: they are what clients poll, and no two modules share a path.
-  const cached = answerFromCache(services.responseCache);
-  api.use(dependencyAlertsRoutes(services.dependencyAlerts, cached));
+  const cached = serveCachedResponse(services.responseCache);
+  api.use(dependencyAlertsRoutes(services.dependencyAlerts, cached, services.alertJson));
   api.use(orgRolesRoutes(services.orgRoles, cached));
   api.use(oidcRoutes(services.oidc, cached));
   api.use(attestationsRoutes(services.attestations, cached));
@@ -100,9 +103,9 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use(API_V3_PATH, api);
   app.use(api);
   app.use(errorMiddleware(logger));
-  // A read answered before, for the same caller and data: answered again before routing.
-  // CORS headers go on first, so every answer carries them, and preflights end there.
-  return withCors(withKeptReadsFirst(app, {
+  // A read served before, for the same caller and data: served again before routing.
+  // CORS headers go on first, so every response carries them, and preflights end there.
+  return withCors(withCachedReadsFirst(app, {
     cache: services.responseCache, versions: services.versions, authenticator: services.authenticator, rateLimited: services.rateLimiter !== undefined,
     logger, countRequest: metrics.countRequest,
   }), corsOrigins);

@@ -1,17 +1,22 @@
 import { AccessStore } from './auth/access.store';
 import { Authenticator } from './auth/authenticator';
 import { Authorizer } from './auth/authorizer';
+import { cachedTokenLookup } from './auth/cached-token-lookup';
+import { cachedBatch } from './cache/cached-batch';
 import { TokenStore } from './auth/token.store';
 import type { Database } from './database/connection';
 import { DataVersionReader } from './database/data-version';
 import { ResponseCache } from './http/response-cache';
 import { AccountsStore } from './modules/accounts/accounts.store';
-import { AuthorizedLookups } from './modules/accounts/authorized-lookups';
+import { StoreAuthorizedLookups } from './modules/accounts/authorized-lookups';
+import { CachedAuthorizedLookups } from './modules/accounts/cached-authorized-lookups';
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
 import { AlertsStore } from './modules/dependency-alerts/alerts.store';
-import { DependencyAlertsService } from './modules/dependency-alerts/alerts.service';
+import { DependencyAlertsService, storeReferences, type AlertReferences } from './modules/dependency-alerts/alerts.service';
+import { alertJson, freshFragments } from './modules/dependency-alerts/alerts.serializers';
+import { cachedAlertJson, cachedFragments } from './modules/dependency-alerts/alerts.cached-json';
 import { OidcService } from './modules/oidc/oidc.service';
 import { OidcStore } from './modules/oidc/oidc.store';
 import { OrgRolesService } from './modules/org-roles/org-roles.service';
@@ -25,13 +30,31 @@ import { RateLimitStore } from './rate-limits/rate-limit.store';
 export interface ServiceOptions {
   /** The rate limits to hold callers to; false or absent: none (RATE_LIMITS=off). */
   rateLimits?: RateLimitPolicy | false;
-  /** Bytes of finished answers kept per instance (RESPONSE_CACHE_MB); 0 turns the cache off. */
+  /** Bytes of finished responses cached per instance (RESPONSE_CACHE_MB); 0 turns the response cache off. */
   responseCacheBytes?: number;
 }
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
 
-/** The one place that constructs stores and services. */
+/**
+ * What alerts refer to, kept per version of the rows they come from: `world` for advisories,
+ * repositories and users, `data` for alert rows and assignee lists (any write empties them).
+ */
+function cachedReferences(references: AlertReferences): AlertReferences {
+  return {
+    alertsByIds: cachedBatch(references.alertsByIds, { version: 'data', maxEntries: 20_000 }),
+    assigneeIdsByAlertIds: cachedBatch(references.assigneeIdsByAlertIds, { version: 'data', maxEntries: 20_000 }),
+    advisoriesByIds: cachedBatch(references.advisoriesByIds, { version: 'world', maxEntries: 5_000 }),
+    repositoriesByIds: cachedBatch(references.repositoriesByIds, { version: 'world', maxEntries: 20_000 }),
+    usersByIds: cachedBatch(references.usersByIds, { version: 'world', maxEntries: 20_000 }),
+  };
+}
+
+/**
+ * The one place that constructs stores and services, and the caches wrapped around them:
+ * each cache has the interface of what it wraps and reads the request's data versions
+ * itself (cache/request-versions.ts), so no service ever sees one.
+ */
 export function createServices(database: Database, options: ServiceOptions = {}) {
   const db = database.knex;
   const accounts = new AccountsStore();
@@ -40,7 +63,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const roles = new OrgRolesStore();
   const authorizer = new Authorizer({ access });
   const tokens = new TokensService({ db, accounts, tokens: tokenStore });
-  const lookups = new AuthorizedLookups({ accounts, authorizer });
+  const lookups = new CachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));
   const attestationStore = new AttestationsStore();
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
@@ -51,12 +74,17 @@ export function createServices(database: Database, options: ServiceOptions = {})
     /** Read-only batch look-ups for GraphQL loaders; writes always go through services. */
     stores: { accounts, attestations: attestationStore },
     lookups,
-    authenticator: new Authenticator({ db, tokens: tokenStore }),
+    authenticator: new Authenticator({ db, tokens: cachedTokenLookup(tokenStore) }),
     authorizer,
     orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
     oidc: new OidcService({ db, lookups, oidc: new OidcStore() }),
     attestations: new AttestationsService({ db, lookups, attestations: attestationStore, accounts }),
-    dependencyAlerts: new DependencyAlertsService({ db, lookups, alerts: alertStore, advisories: advisoryStore, accounts, access }),
+    dependencyAlerts: new DependencyAlertsService({
+      db, lookups, alerts: alertStore, accounts, access,
+      references: cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts })),
+    }),
+    /** The REST alert JSON: whole alerts per data version, around fragments per world version. */
+    alertJson: cachedAlertJson(alertJson(cachedFragments(freshFragments))),
     /** Advisories are public reference data (GraphQL node look-ups). */
     advisories: advisoryStore,
     tokens,

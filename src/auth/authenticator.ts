@@ -1,27 +1,20 @@
-import { VersionedCache } from '../cache/versioned-cache';
 import { AuthenticationError } from '../errors/domain';
 import type { Executor } from '../database/transaction';
 import { nowTimestamp } from '../shared/time';
 import { expandScopes, usesScopes } from './grants';
 import { ANONYMOUS, type PermissionGrant, type Principal } from './principal';
 import { hasValidChecksum, hashToken } from './token-format';
-import type { TokenRecord, TokenStore } from './token.store';
+import type { TokenLookup } from './cached-token-lookup';
+import type { TokenRecord } from './token.store';
 
 const SCHEME = /^(?:bearer|token)\s+(\S+)\s*$/i;
 
 /** Resolves the Authorization header to a principal: the one authentication step. */
 export class Authenticator {
-  /** Known tokens by hash, for one data version: any write to tokens or accounts empties it. */
-  private readonly known = new VersionedCache<TokenRecord>({ maxSize: 10_000, sizeOf: () => 1 });
+  /** `tokens` may be cached (composition.ts): expiry is checked here, on every request. */
+  constructor(private readonly deps: { db: Executor; tokens: TokenLookup }) {}
 
-  constructor(private readonly deps: { db: Executor; tokens: TokenStore }) {}
-
-  /**
-   * `dataVersion`, when the caller read it (src/database/data-version.ts), lets a token seen
-   * under the same version be taken from memory; revocation is a write, so it moves the
-   * version, and expiry is checked on every request.
-   */
-  async authenticate(authorization: string | undefined, dataVersion?: number): Promise<Principal> {
+  async authenticate(authorization: string | undefined): Promise<Principal> {
     if (authorization === undefined || authorization.trim() === '') return ANONYMOUS;
     const match = SCHEME.exec(authorization);
     // Never a silent downgrade to anonymous: a header that says something wrong is refused.
@@ -29,11 +22,7 @@ export class Authenticator {
     const raw = match[1]!;
     if (!hasValidChecksum(raw)) throw new AuthenticationError('Bad credentials');
     const hash = hashToken(raw);
-    let token = dataVersion === undefined ? undefined : this.known.get(dataVersion, hash);
-    if (!token) {
-      token = await this.deps.tokens.findByHash(this.deps.db, hash);
-      if (token && dataVersion !== undefined) this.known.set(dataVersion, hash, token);
-    }
+    const token = await this.deps.tokens.findByHash(this.deps.db, hash);
     if (!token || token.revokedAt !== null || (token.expiresAt !== null && token.expiresAt <= nowTimestamp())) {
       throw new AuthenticationError('Bad credentials');
     }

@@ -1,33 +1,35 @@
+import type { DataVersions } from '../database/data-version';
+import type { Executor } from '../database/transaction';
+import { cacheableVersions } from './request-versions';
 import { VersionedCache } from './versioned-cache';
 
+/** A batch look-up by id, as the stores answer it. */
+export type BatchLookup<V> = (db: Executor, ids: readonly number[]) => Promise<Map<number, V>>;
+
 /**
- * A batch look-up by id whose results are kept for one version of the rows they come from
- * (the world version for accounts, repositories and advisories): a page of alerts then
- * needs no statement for the references it has seen before.
+ * Wraps a batch look-up: results are kept for one version of the rows they come from (`world`
+ * for accounts, repositories and advisories; `data` for alerts), the request's own (see
+ * request-versions.ts): a page of alerts then needs no statement for what it has seen before.
+ * Without a version (inside a write transaction, say) it always loads.
  */
-export class CachedBatch<Db, V extends {}> {
-  private readonly cache: VersionedCache<V>;
-
-  constructor(private readonly load: (db: Db, ids: readonly number[]) => Promise<Map<number, V>>, maxEntries: number) {
-    this.cache = new VersionedCache<V>({ maxSize: maxEntries, sizeOf: () => 1 });
-  }
-
-  /** Without a version (inside a write transaction, say) it always loads. */
-  async get(db: Db, version: number | undefined, ids: readonly number[]): Promise<Map<number, V>> {
-    if (version === undefined) return this.load(db, ids);
+export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { version: keyof DataVersions; maxEntries: number }): BatchLookup<V> {
+  const cache = new VersionedCache<V>({ maxSize: options.maxEntries, sizeOf: () => 1 });
+  return async (db, ids) => {
+    const version = cacheableVersions(db)?.[options.version];
+    if (version === undefined) return lookup(db, ids);
     const found = new Map<number, V>();
     const missing: number[] = [];
     for (const id of new Set(ids)) {
-      const hit = this.cache.get(version, String(id));
+      const hit = cache.get(version, String(id));
       if (hit) found.set(id, hit);
       else missing.push(id);
     }
     if (missing.length > 0) {
-      for (const [id, value] of await this.load(db, missing)) {
-        this.cache.set(version, String(id), value);
+      for (const [id, value] of await lookup(db, missing)) {
+        cache.set(version, String(id), value);
         found.set(id, value);
       }
     }
     return found;
-  }
+  };
 }

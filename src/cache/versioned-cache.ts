@@ -11,7 +11,7 @@ export interface VersionedCacheOptions<V extends {}> {
 /**
  * An LRU cache whose entries all belong to one data version (src/database/data-version.ts).
  * A newer version empties it; a request that read an older version finds nothing and
- * stores nothing, so an answer is only ever served for the version it was built under.
+ * stores nothing, so a value is only ever served for the version it was built under.
  */
 export class VersionedCache<V extends {}> {
   private version = -1;
@@ -30,7 +30,7 @@ export class VersionedCache<V extends {}> {
     return version === this.version ? this.entries.get(key) : undefined;
   }
 
-  /** Keeps the value unless its version is behind or it is larger than the whole cache; answers whether it was kept. */
+  /** Stores the value unless its version is behind or it is larger than the whole cache; says whether it was stored. */
   set(version: number, key: string, value: V): boolean {
     this.advanceTo(version);
     if (version !== this.version) return false;

@@ -1,9 +1,8 @@
 import type { Principal } from '../auth/principal';
 import type { Services } from '../composition';
-import type { DataVersions } from '../database/data-version';
 import type { RateLimitCaller } from '../rate-limits/rate-limit.policy';
 import type { Loaders } from './loaders';
-import type { GraphQLAnswerSlot } from './answer-cache';
+import type { GraphQLResultCapture } from './cached-responses';
 
 /** What every resolver gets: the caller (authenticated once), the services, and this request's loaders. */
 export interface GraphQLContext {
@@ -14,8 +13,6 @@ export interface GraphQLContext {
   apiBase: string;
   /** Who this request's writes are counted against. */
   rateLimitCaller: RateLimitCaller;
-  /** The data versions the request read first (src/database/data-version.ts): what is kept in memory belongs to one. */
-  dataVersions: DataVersions | undefined;
-  /** Where this query's answer goes for the response cache, when it may be kept. */
-  answerSlot?: GraphQLAnswerSlot | undefined;
+  /** Where this query's result goes for the response cache, when it may be cached. */
+  resultCapture?: GraphQLResultCapture | undefined;
 }

@@ -8,7 +8,8 @@ import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
 import { principalOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
-import { AnswerCapture } from './answer-cache';
+import { ResultCapture } from './cached-responses';
+import { stopCachedReads } from '../cache/request-versions';
 import { compiledExecutor } from './compiled-executor';
 import { executorGateway } from './executor-gateway';
 import { complexityLimit, parseOptions, validationRules } from './limits';
@@ -26,14 +27,14 @@ export interface GraphQLOptions {
 }
 
 /**
- * Version-scoped caches (alert rows, references, answers) hold what a version read before
+ * Version-scoped caches (alert rows, references, responses) hold what a version read before
  * the request: a mutation's payload may read what it just wrote, so it reads the database.
  */
 const readsOfMutationsSeeTheirWrites: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
-      async didResolveOperation({ operation, contextValue }) {
-        if (operation?.operation === 'mutation') contextValue.dataVersions = undefined;
+      async didResolveOperation({ operation }) {
+        if (operation?.operation === 'mutation') stopCachedReads();
       },
     };
   },
@@ -43,7 +44,7 @@ const readsOfMutationsSeeTheirWrites: ApolloServerPlugin<GraphQLContext> = {
 export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
   const schema = graphqlSchema();
   // On and off with the REST response cache (RESPONSE_CACHE_MB=0 turns both off).
-  const answers = services.responseCache.enabled ? new AnswerCapture() : undefined;
+  const results = services.responseCache.enabled ? new ResultCapture() : undefined;
   const server = new ApolloServer<GraphQLContext>({
     // The schema as a gateway: the only way Apollo lets another executor (graphql-jit) run it.
     gateway: executorGateway(schema, compiledExecutor(schema)),
@@ -54,7 +55,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError((error) => logger.error({ err: error }, 'unhandled GraphQL error')),
-    ...(answers ? { stringifyResult: answers.stringifyResult } : {}),
+    ...(results ? { stringifyResult: results.stringifyResult } : {}),
     plugins: [
       // Nothing here sets cache hints; on, it would wrap every field's resolver to look for them.
       ApolloServerPluginCacheControlDisabled(),
@@ -62,8 +63,8 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       complexityLimit(schema),
       readsOfMutationsSeeTheirWrites,
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
-      // Last: only an answer every plugin let through is kept.
-      ...(answers ? [answers.plugin] : []),
+      // Last: only a result every plugin let through is cached.
+      ...(results ? [results.plugin] : []),
       options.explorer ? landingPageWithGraphiQL() : ApolloServerPluginLandingPageDisabled(),
     ],
   });
@@ -78,8 +79,8 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       // REST URLs in answers follow the layout the client chose: /api/graphql pairs with /api/v3.
       const restBase = req.baseUrl === '/api/graphql' ? `${origin}/api/v3` : origin;
       return {
-        principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res), dataVersions: res.locals.versions,
-        answerSlot: res.locals.graphqlAnswerSlot,
+        principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res),
+        resultCapture: res.locals.graphqlResultCapture,
       };
     },
   }) as RequestHandler;

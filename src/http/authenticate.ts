@@ -1,45 +1,35 @@
-import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Authenticator } from '../auth/authenticator';
+import { withDataVersions } from '../cache/request-versions';
 import type { DataVersionReader } from '../database/data-version';
-import { ANONYMOUS } from '../auth/principal';
-import { AuthenticationError, BadRequestError } from '../errors/domain';
+import { BadRequestError } from '../errors/domain';
+import { identifyRequest } from './request-identity';
 
 const QUERY_TOKEN_KEYS = ['access_token', 'token'];
 
 /**
- * The request's one Authorization header. Node keeps only the first of several, so they
- * are counted from the headers as sent: two name no single caller, and are refused.
- */
-export function authorizationOf(req: IncomingMessage): string | undefined {
-  const values = req.headersDistinct.authorization;
-  if (values !== undefined && values.length > 1) {
-    throw new BadRequestError('The request has more than one Authorization header. Send exactly one.');
-  }
-  return values?.[0];
-}
-
-/**
- * The one authentication step: Authorization header → res.locals.principal. Bad
- * credentials are only recorded here, so the request can still be counted against its
- * client address (guessing tokens spends the anonymous budget); `requireValidCredentials`
- * refuses them. It also reads the data version every cache of this request goes by.
+ * The one authentication step: the data versions and the caller (request-identity.ts) →
+ * res.locals. Bad credentials are only recorded here, so the request can still be counted
+ * against its client address (guessing tokens spends the anonymous budget);
+ * `requireValidCredentials` refuses them.
  */
 export function identify(authenticator: Authenticator, versions: DataVersionReader): RequestHandler {
   return async (req, res, next) => {
-    // Read first: what this request reads from memory must belong to this version or a later one.
-    // (The repeated-read lane may have read it, and identified the caller, for this same request.)
-    res.locals.versions ??= await versions.read();
-    try {
-      res.locals.principal ??= await authenticator.authenticate(authorizationOf(req), res.locals.versions.data);
-    } catch (error) {
-      // Refused once counted: a bad token, or two Authorization headers.
-      if (!(error instanceof AuthenticationError) && !(error instanceof BadRequestError)) throw error;
-      res.locals.principal = ANONYMOUS;
-      res.locals.credentialsError = error;
-    }
+    const identity = await identifyRequest(req, { authenticator, versions });
+    res.locals.versions = identity.versions;
+    res.locals.principal = identity.principal;
+    if (identity.credentialsError) res.locals.credentialsError = identity.credentialsError;
     next();
   };
+}
+
+/**
+ * Runs the rest of the chain with the request's data versions visible to the caches wrapped
+ * around stores (cache/request-versions.ts), for reads only: a write must read what it
+ * writes. After the body is parsed: a stream's callbacks do not carry the request's context.
+ */
+export function cachedReadsAtRequestVersions(isRead: (req: Request) => boolean): RequestHandler {
+  return (req, res, next) => withDataVersions(isRead(req) ? res.locals.versions : undefined, next);
 }
 
 /** Tokens in URLs leak into logs and histories: refused outright. */

@@ -1,26 +1,34 @@
+import type { IncomingMessage } from 'node:http';
 import type { Express, Request } from 'express';
 
+// The one conditional-request (If-None-Match → 304) decision: for every JSON response
+// (send-response.ts, cached or built) and for whatever Express sends itself (req.fresh).
+
 /**
- * Express decides 304s with `req.fresh`, which gives up when the request says
- * `Cache-Control: no-cache`; fetch (so Octokit) adds that to every conditional request.
- * The directive is for caches on the way (RFC 9111 §5.2.1.4): as the origin, orgsec
- * evaluates If-None-Match (weak comparison, RFC 9110 §13.1.2) regardless.
+ * Whether a response of `status` carrying `etag` answers the request with a 304. Express
+ * gives up when the request says `Cache-Control: no-cache`, which fetch (so Octokit) adds
+ * to every conditional request; that directive is for caches on the way (RFC 9111
+ * §5.2.1.4): as the origin, orgsec evaluates If-None-Match (weak comparison) regardless.
  */
+export function isNotModified(req: IncomingMessage, status: number, etag: string | undefined): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (!((status >= 200 && status < 300) || status === 304)) return false;
+  return ifNoneMatchMatches(req.headers['if-none-match'], etag);
+}
+
+/** Express's own 304s (res.send) follow the same rule. */
 export function evaluateIfNoneMatchAsOrigin(app: Express): void {
   Object.defineProperty(app.request, 'fresh', {
     configurable: true,
     enumerable: true,
     get(this: Request): boolean {
-      if (this.method !== 'GET' && this.method !== 'HEAD') return false;
-      const status = this.res!.statusCode;
-      if (!((status >= 200 && status < 300) || status === 304)) return false;
-      return ifNoneMatchMatches(this.get('If-None-Match'), this.res!.get('ETag'));
+      return isNotModified(this, this.res!.statusCode, this.res!.get('ETag'));
     },
   });
 }
 
-/** Whether an If-None-Match header matches the ETag (weak comparison, `*` matches any). */
-export function ifNoneMatchMatches(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
+/** Whether an If-None-Match header matches the ETag (weak comparison, RFC 9110 §13.1.2; `*` matches any). */
+function ifNoneMatchMatches(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
   if (!etag || !ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');

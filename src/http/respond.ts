@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
 import type { Response } from 'express';
-import { sendAnswer, storeAnswer, type CachedAnswer } from './response-cache';
+import { readEtag, responseCacheOf, responseToCache, restReadKey } from './response-cache';
+import { sendResponse, type CachedResponse } from './send-response';
 
-// JSON answers carry a weak ETag, so a client's If-None-Match gets a 304; responses vary on
-// the caller (reference.md "Conditional GETs"). A read's 200 is tagged by its data version,
-// caller and URL (response-cache.ts answerTag); anything else by its bytes, as Express would.
+// JSON responses carry a weak ETag, so a client's If-None-Match gets a 304; responses vary on
+// the caller (reference.md "Conditional GETs"). The ETag is chosen here, and only here: a
+// read's 200 by its data version, caller and URL (response-cache.ts readEtag); anything
+// else by its bytes, as Express would.
 
 export function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
@@ -12,21 +14,26 @@ export function sendJson(res: Response, status: number, body: unknown): void {
 
 /**
  * Sends JSON already serialized: text, UTF-8 bytes, or bytes in parts (written as they are,
- * never joined). A 200 read is kept for the next identical request.
+ * never joined). A read's 200 goes into the response cache for the next identical request.
  */
 export function sendJsonText(res: Response, status: number, json: string | Buffer | readonly Buffer[]): void {
   const parts = typeof json === 'string' ? [Buffer.from(json, 'utf8')] : Buffer.isBuffer(json) ? [json] : json;
-  const answer: CachedAnswer = { parts, length: 0, headers: [], route: null };
-  for (const part of parts) answer.length += part.length;
+  const response: CachedResponse = { parts, length: 0, headers: [], route: null };
+  for (const part of parts) response.length += part.length;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  const tag = status === 200 ? res.locals.answerTag : undefined;
-  res.setHeader('ETag', tag ?? bytesTag(parts, answer.length));
-  if (status === 200) storeAnswer(res.req, res, answer);
-  sendAnswer(res, status, answer);
+  const readKey = status === 200 ? restReadKey(res.req, res) : undefined;
+  if (readKey === undefined) {
+    res.setHeader('ETag', bytesEtag(parts, response.length));
+  } else {
+    const version = res.locals.versions!.data;
+    res.setHeader('ETag', readEtag(version, readKey));
+    responseCacheOf(res)?.store(version, readKey, responseToCache(res, response));
+  }
+  sendResponse(res, status, response);
 }
 
 /** The `etag` package's weak form, as Express computes it: length in hex and 27 base64 digits of SHA-1. */
-function bytesTag(parts: readonly Buffer[], length: number): string {
+function bytesEtag(parts: readonly Buffer[], length: number): string {
   const hash = crypto.createHash('sha1');
   for (const part of parts) hash.update(part);
   return `W/"${length.toString(16)}-${hash.digest('base64').substring(0, 27)}"`;

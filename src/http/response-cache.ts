@@ -1,66 +1,58 @@
 import crypto from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
-import { VersionedCache } from '../cache/versioned-cache';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import type { Principal } from '../auth/principal';
+import { VersionedCache } from '../cache/versioned-cache';
 import { routeTemplate } from './request-log';
+import { sendResponse, type CachedResponse } from './send-response';
 
-/** A finished answer: its bytes (in parts, often shared with other answers), the headers built with them, and the route that built it. */
-export interface CachedAnswer {
-  parts: readonly Buffer[];
-  length: number;
-  /** Every header the answer carried, in order, but those that belong to one request. */
-  headers: ReadonlyArray<readonly [name: string, value: string | number | readonly string[]]>;
-  route: string | null;
-  /** A GraphQL answer's operation name, for its metrics. */
-  operation?: string | null;
-}
-
-// Headers that belong to the request, not the answer: never replayed from the cache.
+// Headers that belong to the request, not the response: never replayed from the cache.
 // (CORS headers answer the request's Origin; they are set anew ahead of the cache.)
 const PER_REQUEST_HEADERS = /^(x-request-id|x-ratelimit-.*|access-control-.*|date|connection|keep-alive|content-length|transfer-encoding)$/i;
 
 /**
- * Finished answers of read operations, for one data version: a polling client gets the
- * same bytes (and its 304) without the page being built again. Keyed by the caller's
- * token, so no caller is ever shown an answer built for another, by the API base (URLs in
- * bodies) and by the request URL as sent (Link headers repeat its parameters).
+ * Finished responses of read operations (REST and GraphQL, one budget: RESPONSE_CACHE_MB),
+ * for one data version: a polling client gets the same bytes (and its 304) without the page
+ * being built again. Keyed by the caller's token, so no caller is ever shown a response
+ * built for another, by the API base (URLs in bodies) and by the request as sent (Link
+ * headers repeat its parameters).
  */
 export class ResponseCache {
-  private readonly answers: VersionedCache<CachedAnswer> | undefined;
+  private readonly responses: VersionedCache<CachedResponse> | undefined;
   /**
-   * How many kept answers each base and URL has (one per caller): a cheap "maybe" before
+   * How many cached responses each base and URL has (one per caller): a cheap "maybe" before
    * authenticating. It follows the cache's own entries, so it is bounded as they are.
    */
   private readonly urls = new Map<string, number>();
 
   constructor(maxBytes: number) {
-    this.answers = maxBytes > 0
-      ? new VersionedCache<CachedAnswer>({ maxSize: maxBytes, sizeOf: (a, key) => a.length + key.length, onRemove: (key) => this.forget(urlOf(key)) })
+    this.responses = maxBytes > 0
+      ? new VersionedCache<CachedResponse>({ maxSize: maxBytes, sizeOf: (r, key) => r.length + key.length, onRemove: (key) => this.forget(urlOf(key)) })
       : undefined;
   }
 
   get enabled(): boolean {
-    return this.answers !== undefined;
+    return this.responses !== undefined;
   }
 
   /**
-   * The answer kept under `key`. One asked for again is joined into one buffer first: its
-   * parts were shared with the answers it was built beside, and a polling client is best
-   * served by a single write, as a static file would be.
+   * The response cached under `key`. One asked for again is joined into one buffer first:
+   * its parts were shared with the responses it was built beside, and a polling client is
+   * best served by a single write, as a static file would be.
    */
-  get(version: number, key: string): CachedAnswer | undefined {
-    const answer = this.answers?.get(version, key);
-    if (answer && answer.parts.length > 1) answer.parts = [Buffer.concat(answer.parts, answer.length)];
-    return answer;
+  get(version: number, key: string): CachedResponse | undefined {
+    const response = this.responses?.get(version, key);
+    if (response && response.parts.length > 1) response.parts = [Buffer.concat(response.parts, response.length)];
+    return response;
   }
 
-  set(version: number, key: string, answer: CachedAnswer): void {
-    if (!this.answers?.set(version, key, answer)) return;
+  /** The one write path (REST reads and GraphQL queries): see `responseToCache`. */
+  store(version: number, key: string, response: CachedResponse): void {
+    if (!this.responses?.set(version, key, response)) return;
     const url = urlOf(key);
     this.urls.set(url, (this.urls.get(url) ?? 0) + 1);
   }
 
-  /** False when no caller has an answer kept for this base and URL (true may still miss). */
+  /** False when no caller has a response cached for this base and URL (true may still miss). */
   mayHold(baseAndUrl: string): boolean {
     return this.urls.has(baseAndUrl);
   }
@@ -74,88 +66,52 @@ export class ResponseCache {
 
 const urlOf = (key: string) => key.slice(key.indexOf('\n') + 1);
 
-export function cacheKey(principal: Principal | undefined, apiBase: string, originalUrl: string): string {
+/** A 200 about to be sent (or just sent) as the cache keeps it: with the headers it carries now. */
+export function responseToCache(res: Response, body: Pick<CachedResponse, 'parts' | 'length' | 'operation'>): CachedResponse {
+  const headers = res.getHeaderNames().filter((name) => !PER_REQUEST_HEADERS.test(name)).map((name) => [name, res.getHeader(name)!] as const);
+  return { ...body, headers: headers as CachedResponse['headers'], route: routeTemplate(res.req) };
+}
+
+/** The cache key: caller, API base, and the request as sent (a URL, or a GraphQL body). */
+export function responseCacheKey(principal: Principal | undefined, apiBase: string, request: string): string {
   const caller = !principal || principal.kind === 'anonymous' ? 'anonymous' : `token:${principal.tokenId}`;
-  return `${caller}\n${apiBase}\n${originalUrl}`;
+  return `${caller}\n${apiBase}\n${request}`;
 }
 
 /**
- * Sends an answer with the headers it was built with, as Express's res.send would: a 304
- * without body or content headers when the request's ETag matches (req.fresh), headers only
- * for HEAD. The parts go to the socket corked, as one write.
+ * The cache key of a REST read (a GET or HEAD of a spec operation, under the versions the
+ * request read), or undefined for anything else. With the cache off too: it also names
+ * the read's ETag.
  */
-export function sendAnswer(res: Response, status: number, answer: CachedAnswer): void {
-  for (const [name, value] of answer.headers) res.setHeader(name, value);
-  res.status(status);
-  if (res.req.fresh) {
-    res.status(304).removeHeader('Content-Type');
-    res.removeHeader('Content-Length');
-    res.end();
-    return;
-  }
-  res.setHeader('Content-Length', answer.length);
-  if (res.req.method === 'HEAD') {
-    res.end();
-    return;
-  }
-  endWithParts(res, answer.parts);
-}
-
-/** Ends a response whose headers are set with an answer's bytes: one part as is, several corked into one write. */
-export function endWithParts(res: Response, parts: readonly Buffer[]): void {
-  if (parts.length === 1) {
-    res.end(parts[0]);
-    return;
-  }
-  res.cork();
-  for (const part of parts) res.write(part);
-  res.end();
-  res.uncork();
+export function restReadKey(req: Request, res: Response): string | undefined {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !res.locals.versions || !res.locals.operation) return undefined;
+  return responseCacheKey(res.locals.principal, res.locals.apiBase ?? '', req.originalUrl);
 }
 
 /**
- * The ETag of a read answered under `version` for `key` (caller, API base, URL): what the
- * cache already relies on, that these name the answer's bytes, so no page is hashed. Equal
- * in every instance over one database; any write gives every answer a new one.
+ * The ETag of a read under data version `version` for `key`: what the cache already relies
+ * on, that these name the response's bytes, so no page is hashed. Equal in every instance
+ * over one database; any write gives every read a new one.
  */
-export function answerTag(version: number, key: string): string {
+export function readEtag(version: number, key: string): string {
   return `W/"${crypto.createHash('sha1').update(`${version}\n${key}`).digest('base64').substring(0, 27)}"`;
 }
 
-/**
- * The answer kept under `key` (see cacheKey) for the request's data version; when there
- * is none, marks where `storeAnswer` keeps the one about to be built.
- */
-export function keptOrReserve(res: Response, cache: ResponseCache, key: string): CachedAnswer | undefined {
-  const version = res.locals.versions!.data;
-  const answer = cache.get(version, key);
-  if (!answer) res.locals.responseCacheSlot = { cache, version, key };
-  return answer;
+/** The app's response cache, for what sends responses (respond.ts). */
+export function useResponseCache(app: Express, cache: ResponseCache): void {
+  app.locals.responseCache = cache;
 }
 
-/**
- * Route middleware for reads: names the answer's ETag (with the cache off too, so an
- * uncached instance tags answers alike), then answers from the cache or marks where
- * `respond.ts` stores the answer the route builds. Placed after the route's own
- * header-setting middleware.
- */
-export function answerFromCache(cache: ResponseCache): RequestHandler {
-  return (req: Request, res: Response, next) => {
-    const versions = res.locals.versions;
-    if (!versions || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-    const key = cacheKey(res.locals.principal, res.locals.apiBase ?? '', req.originalUrl);
-    res.locals.answerTag = answerTag(versions.data, key);
-    if (!cache.enabled) return next();
-    const answer = keptOrReserve(res, cache, key);
-    if (answer) return sendAnswer(res, 200, answer);
-    next();
+export function responseCacheOf(res: Response): ResponseCache | undefined {
+  return res.app.locals.responseCache as ResponseCache | undefined;
+}
+
+/** Route middleware for reads: the cached response when there is one (after the route's own headers are set). */
+export function serveCachedResponse(cache: ResponseCache): RequestHandler {
+  return (req, res, next) => {
+    const key = cache.enabled ? restReadKey(req, res) : undefined;
+    const cached = key === undefined ? undefined : cache.get(res.locals.versions!.data, key);
+    if (cached) sendResponse(res, 200, cached);
+    else next();
   };
-}
-
-/** Stores a 200 answer, with the headers it carries now, where `answerFromCache` asked for it. */
-export function storeAnswer(req: Request, res: Response, answer: CachedAnswer): void {
-  const slot = res.locals.responseCacheSlot;
-  if (!slot) return;
-  const headers = res.getHeaderNames().filter((name) => !PER_REQUEST_HEADERS.test(name)).map((name) => [name, res.getHeader(name)!] as const);
-  slot.cache.set(slot.version, slot.key, { ...answer, headers: headers as CachedAnswer['headers'], route: routeTemplate(req) });
 }

@@ -3,7 +3,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 
 export interface GraphQLMetrics {
   plugin: ApolloServerPlugin;
-  /** Counts an operation answered from the response cache, before Apollo (src/graphql/answer-cache.ts). */
+  /** Counts an operation answered from the response cache, before Apollo (src/graphql/cached-responses.ts). */
   countKept: (operationName: string | null, seconds: number) => void;
 }
 

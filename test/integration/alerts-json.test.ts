@@ -1,16 +1,18 @@
-import { AlertJsonWriter } from '../../src/modules/dependency-alerts/alerts.json';
-import { serializeAlert } from '../../src/modules/dependency-alerts/alerts.serializers';
+import { withDataVersions } from '../../src/cache/request-versions';
+import { alertSchema, alertWithRepositorySchema } from '../../src/modules/dependency-alerts/alerts.responses';
+import { alertJson, alertPageJson, freshFragments } from '../../src/modules/dependency-alerts/alerts.serializers';
 import type { AlertView } from '../../src/modules/dependency-alerts/alerts.service';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { AL, ENTERPRISE, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 
-// The alert JSON writer (direct text from cached fragments) against the object serializer
-// it replaces on the REST lists: the same bytes for every alert of a varied world, with and
-// without the repository, under two API bases, built fresh and from fragments.
+// The REST alert JSON, as the routes write it (the serializer with cached fragments spliced
+// in, whole alerts cached), for every alert of a varied world, with and without the
+// repository, under two API bases: exactly JSON.stringify of the documented shape
+// (alerts.responses.ts: every field, in its order), the same bytes fresh and from the caches.
 
 const advisories = makeAdvisories();
 const declared = makeAlerts(300, 23, advisories);
-// Odd text the writer must escape as JSON.stringify does.
+// Odd text that must be escaped as JSON.stringify does.
 declared[0]!.manifest_path = 'dir with "quotes"/\\back\u2028slash\u0001.json';
 Object.assign(declared[1]!, { state: 'dismissed', dismissed_at: '2026-03-05T12:00:00Z', dismissed_by: 'al-owner', dismissed_reason: 'inaccurate', dismissed_comment: 'emoji 🚀 and "quotes" </script>' });
 
@@ -40,14 +42,23 @@ it('covers every declared alert, dismissed ones and assignees among them', () =>
 
 it.each([
   ['http://127.0.0.1:3000', true], ['http://127.0.0.1:3000', false], ['https://orgsec.example/api/v3', true], ['https://orgsec.example/api/v3', false],
-])('writes every alert as JSON.stringify(serializeAlert(…)) does (base %s, repository %s)', (base, withRepository) => {
-  const writer = new AlertJsonWriter();
-  const text = (...args: Parameters<AlertJsonWriter['page']>) => Buffer.concat(writer.page(...args)).toString('utf8');
-  const expected = JSON.stringify(views.map((view) => serializeAlert(base, view, { withRepository })));
-  expect(text(base, views, { withRepository })).toBe(expected);
-  expect(text(base, views, { withRepository, world: 1 })).toBe(expected); // fragments built
-  expect(text(base, views, { withRepository, world: 1 })).toBe(expected); // fragments reused
-  expect(text(base, views, { withRepository, world: 2 })).toBe(expected); // a new world version: rebuilt
-  expect(text(base, views, { withRepository, world: 2, data: 5 })).toBe(expected); // whole alerts kept
-  expect(text(base, views, { withRepository, world: 2, data: 5 })).toBe(expected); // and reused
+])('writes every alert as JSON.stringify of its documented shape, fresh and cached (base %s, repository %s)', (base, withRepository) => {
+  const schema = withRepository ? alertWithRepositorySchema : alertSchema;
+  const fresh = Buffer.concat(alertPageJson(alertJson(freshFragments), base, views, { withRepository })).toString('utf8');
+  const documented = JSON.stringify((JSON.parse(fresh) as unknown[]).map((alert) => schema.parse(alert)));
+  expect(fresh).toBe(documented);
+
+  // The routes' writer (composition.ts): outside a request, afresh; inside, from the caches.
+  const routes = t.services.alertJson;
+  const text = (versions?: { data: number; world: number }) =>
+    withDataVersions(versions, () => Buffer.concat(alertPageJson(routes, base, views, { withRepository })).toString('utf8'));
+  expect(text()).toBe(documented);
+  expect(text({ data: 1, world: 1 })).toBe(documented); // fragments and alerts built
+  expect(text({ data: 1, world: 1 })).toBe(documented); // and reused
+  expect(text({ data: 2, world: 1 })).toBe(documented); // a new data version: alerts rebuilt around cached fragments
+  expect(text({ data: 3, world: 2 })).toBe(documented); // a new world version: all rebuilt
+});
+
+it('writes an empty page as []', () => {
+  expect(Buffer.concat(alertPageJson(t.services.alertJson, 'http://127.0.0.1:3000', [], { withRepository: true })).toString('utf8')).toBe('[]');
 });

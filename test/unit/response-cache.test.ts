@@ -1,17 +1,18 @@
-import { ResponseCache, cacheKey, type CachedAnswer } from '../../src/http/response-cache';
+import { ResponseCache, responseCacheKey } from '../../src/http/response-cache';
+import type { CachedResponse } from '../../src/http/send-response';
 import type { Principal } from '../../src/auth/principal';
 
-// The response cache's "maybe" index (what the repeated-read lane asks before authenticating)
-// follows the answers actually kept: it forgets what was evicted or belongs to an older
+// The response cache's "maybe" index (what the cached-read fast path asks before authenticating)
+// follows the responses actually cached: it forgets what was evicted or belongs to an older
 // version, so a stream of distinct URLs cannot grow it past the cache's own bounds.
 
 const BASE = 'http://orgsec.test';
 const caller = (tokenId: number): Principal => ({ kind: 'app', tokenId } as unknown as Principal);
-const answerOf = (bytes: number): CachedAnswer => ({ parts: [Buffer.alloc(bytes)], length: bytes, headers: [], route: null });
+const responseOf = (bytes: number): CachedResponse => ({ parts: [Buffer.alloc(bytes)], length: bytes, headers: [], route: null });
 const keep = (cache: ResponseCache, version: number, token: number, url: string, bytes = 100) =>
-  cache.set(version, cacheKey(caller(token), BASE, url), answerOf(bytes));
+  cache.store(version, responseCacheKey(caller(token), BASE, url), responseOf(bytes));
 
-it('knows a URL while any caller has an answer kept for it', () => {
+it('knows a URL while any caller has a response cached for it', () => {
   const cache = new ResponseCache(1_000_000);
   keep(cache, 1, 1, '/a');
   keep(cache, 1, 2, '/a');
@@ -19,7 +20,7 @@ it('knows a URL while any caller has an answer kept for it', () => {
   expect(cache.mayHold(`${BASE}\n/b`)).toBe(false);
 });
 
-it('forgets URLs whose answers were evicted, and those of an older version', () => {
+it('forgets URLs whose responses were evicted, and those of an older version', () => {
   const cache = new ResponseCache(10_000);
   keep(cache, 1, 1, '/first');
   for (let i = 0; i < 1_000; i++) keep(cache, 1, 1, `/distinct-${i}`);
@@ -30,7 +31,7 @@ it('forgets URLs whose answers were evicted, and those of an older version', () 
   expect(cache.mayHold(`${BASE}\n/second`)).toBe(true);
 });
 
-it('does not index an answer it could not keep (larger than the whole cache)', () => {
+it('does not index a response it could not keep (larger than the whole cache)', () => {
   const cache = new ResponseCache(1_000);
   keep(cache, 1, 1, '/huge', 5_000);
   expect(cache.mayHold(`${BASE}\n/huge`)).toBe(false);

@@ -9,7 +9,7 @@ import { parseInput } from '../../http/validate';
 import {
   ALERT_INPUT, ALERT_QUERY_INPUT, alertPath, enterpriseListQuery, enterprisePath, filtersOf, orgListQuery, orgPath, repoListQuery, repoPath, updateBody,
 } from './alerts.schemas';
-import { AlertJsonWriter } from './alerts.json';
+import { alertPageJson, type AlertJson } from './alerts.serializers';
 import type { AlertView, DependencyAlertsService } from './alerts.service';
 import type { AlertListRequest } from './alerts.types';
 
@@ -17,11 +17,10 @@ function listRequest(q: Parameters<typeof filtersOf>[0]): AlertListRequest {
   return { filters: filtersOf(q), sort: q.sort, direction: q.direction, perPage: q.per_page, after: q.after, before: q.before };
 }
 
-/** Writes pages from fragments kept per world version (the one this request read). */
-function pageSender(writer: AlertJsonWriter) {
+function pageSender(json: AlertJson) {
   return (req: Request, res: Response, page: KeysetPage<AlertView>, withRepository: boolean): void => {
     setCursorLinks(req, res, page);
-    sendJsonText(res, 200, writer.page(apiBaseOf(res), page.items, { withRepository, ...res.locals.versions }));
+    sendJsonText(res, 200, alertPageJson(json, apiBaseOf(res), page.items, { withRepository }));
   };
 }
 
@@ -39,46 +38,46 @@ const acceptOriginalSegment: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** Spec §4.4, #23–#27 (#26 is the single-alert read). */
-export function dependencyAlertsRoutes(alerts: DependencyAlertsService, cached: RequestHandler): Router {
+/** Spec §4.4, #23–#27 (#26 is the single-alert read); `json` writes alerts (cached, see composition.ts). */
+export function dependencyAlertsRoutes(alerts: DependencyAlertsService, cached: RequestHandler, json: AlertJson): Router {
   const router = Router();
   router.use(acceptOriginalSegment);
-  const writer = new AlertJsonWriter();
-  const sendPage = pageSender(writer);
+  const sendPage = pageSender(json);
 
   router.get('/enterprises/:enterprise/dependency-bot/alerts', operation('listEnterpriseDependencyAlerts'), cached, async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(enterprisePath, req.params, ALERT_INPUT);
     const q = parseInput(enterpriseListQuery, req.query, ALERT_QUERY_INPUT);
-    sendPage(req, res, await alerts.listForEnterprise(principalOf(res), p.enterprise, listRequest(q), res.locals.versions), true);
+    sendPage(req, res, await alerts.listForEnterprise(principalOf(res), p.enterprise, listRequest(q)), true);
   });
 
   router.get('/orgs/:org/dependency-bot/alerts', operation('listOrgDependencyAlerts'), cached, async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(orgPath, req.params, ALERT_INPUT);
     const q = parseInput(orgListQuery, req.query, ALERT_QUERY_INPUT);
-    sendPage(req, res, await alerts.listForOrg(principalOf(res), p.org, listRequest(q), res.locals.versions), true);
+    sendPage(req, res, await alerts.listForOrg(principalOf(res), p.org, listRequest(q)), true);
   });
 
   router.get('/repos/:owner/:repo/dependency-bot/alerts', operation('listRepoDependencyAlerts'), cached, async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(repoPath, req.params, ALERT_INPUT);
     const q = parseInput(repoListQuery, req.query, ALERT_QUERY_INPUT);
-    sendPage(req, res, await alerts.listForRepo(principalOf(res), p.owner, p.repo, listRequest(q), res.locals.versions), false);
+    sendPage(req, res, await alerts.listForRepo(principalOf(res), p.owner, p.repo, listRequest(q)), false);
   });
 
   router.get('/repos/:owner/:repo/dependency-bot/alerts/:alert_number', operation('getDependencyAlert'), cached, async (req, res) => {
     const p = parseInput(alertPath, req.params, ALERT_INPUT);
     const view = await alerts.get(principalOf(res), p.owner, p.repo, p.alert_number);
     // Loaded after the versions were read: at least as new as they say.
-    sendJsonText(res, 200, writer.alert(apiBaseOf(res), view, { withRepository: false, ...res.locals.versions }));
+    sendJsonText(res, 200, json(apiBaseOf(res), view, { withRepository: false }));
   });
 
   router.patch('/repos/:owner/:repo/dependency-bot/alerts/:alert_number', operation('updateDependencyAlert'), async (req, res) => {
     const p = parseInput(alertPath, req.params, ALERT_INPUT);
     const body = parseInput(updateBody, jsonBody(req), ALERT_INPUT);
     const view = await alerts.update(principalOf(res), p.owner, p.repo, p.alert_number, body);
-    sendJsonText(res, 200, writer.alert(apiBaseOf(res), view, { withRepository: false }));
+    // A write reads no cache (http/authenticate.ts): the alert as it now is.
+    sendJsonText(res, 200, json(apiBaseOf(res), view, { withRepository: false }));
   });
 
   return router;

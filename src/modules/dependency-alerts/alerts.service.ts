@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { repoPermissionAtLeast, type AccessStore } from '../../auth/access.store';
 import type { Principal } from '../../auth/principal';
-import { CachedBatch } from '../../cache/cached-batch';
-import type { DataVersions } from '../../database/data-version';
+import type { BatchLookup } from '../../cache/cached-batch';
 import type { KeysetPage } from '../../database/keyset';
 import { withTransaction, type Executor } from '../../database/transaction';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain';
@@ -15,7 +14,7 @@ import type { AlertChanges, AlertsStore } from './alerts.store';
 import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertRecord, AlertScope, AlertVisibility } from './alerts.types';
 import type { UpdateBody } from './alerts.schemas';
 
-/** An alert with everything its answer shows. */
+/** An alert with everything its REST and GraphQL shapes show. */
 export interface AlertView {
   alert: AlertRecord;
   advisory: AdvisoryRecord;
@@ -30,13 +29,33 @@ export interface AlertPage extends KeysetPage<AlertView> {
   total: number | undefined;
 }
 
+/** The batch look-ups a page of alerts is built from (cached per version in composition.ts). */
+export interface AlertReferences {
+  alertsByIds: BatchLookup<AlertRecord>;
+  assigneeIdsByAlertIds: BatchLookup<number[]>;
+  advisoriesByIds: BatchLookup<AdvisoryRecord>;
+  repositoriesByIds: BatchLookup<RepositoryRecord>;
+  usersByIds: BatchLookup<UserRecord>;
+}
+
+/** The references as the stores answer them. */
+export function storeReferences(stores: { alerts: AlertsStore; advisories: AdvisoriesStore; accounts: AccountsStore }): AlertReferences {
+  return {
+    alertsByIds: (db, ids) => stores.alerts.findByIds(db, ids),
+    assigneeIdsByAlertIds: (db, ids) => stores.alerts.assigneeIds(db, ids),
+    advisoriesByIds: (db, ids) => stores.advisories.findByIds(db, ids),
+    repositoriesByIds: (db, ids) => stores.accounts.findRepositoriesByIds(db, ids),
+    usersByIds: async (db, ids) => new Map((await stores.accounts.findAccountsByIds(db, ids)).map((u) => [u.id, u])),
+  };
+}
+
 export interface AlertsDeps {
   db: Knex;
   lookups: AuthorizedLookups;
   alerts: AlertsStore;
-  advisories: AdvisoriesStore;
   accounts: AccountsStore;
   access: AccessStore;
+  references: AlertReferences;
 }
 
 const RESOURCE = 'DependencyAlert';
@@ -49,44 +68,27 @@ function visibilityOf(principal: Principal, publicOnly: boolean): AlertVisibilit
 
 /** Spec §4.4: dependency alerts of an enterprise, an organization or a repository. */
 export class DependencyAlertsService {
-  // What alerts refer to, kept per world version (src/database/data-version.ts).
-  private readonly advisoryCache: CachedBatch<Executor, AdvisoryRecord>;
-  private readonly repositoryCache: CachedBatch<Executor, RepositoryRecord>;
-  private readonly userCache: CachedBatch<Executor, UserRecord>;
-  // Alert rows and assignee lists, kept per data version (any write empties them).
-  private readonly alertCache: CachedBatch<Executor, AlertRecord>;
-  private readonly assigneeCache: CachedBatch<Executor, number[]>;
-
-  constructor(private readonly deps: AlertsDeps) {
-    this.advisoryCache = new CachedBatch((db, ids) => deps.advisories.findByIds(db, ids), 5_000);
-    this.repositoryCache = new CachedBatch((db, ids) => deps.accounts.findRepositoriesByIds(db, ids), 20_000);
-    this.userCache = new CachedBatch(async (db, ids) => new Map((await deps.accounts.findAccountsByIds(db, ids)).map((u) => [u.id, u])), 20_000);
-    this.alertCache = new CachedBatch((db, ids) => deps.alerts.findByIds(db, ids), 20_000);
-    this.assigneeCache = new CachedBatch((db, ids) => deps.alerts.assigneeIds(db, ids), 20_000);
-  }
-
-  // Lists take the data versions the request read first, when it did: references then come
-  // from memory. Without them every reference is loaded.
+  constructor(private readonly deps: AlertsDeps) {}
 
   /** #23: only organizations where the caller is an owner or security manager. */
-  async listForEnterprise(principal: Principal, slug: string, request: AlertListRequest, at?: DataVersions): Promise<AlertPage> {
+  async listForEnterprise(principal: Principal, slug: string, request: AlertListRequest): Promise<AlertPage> {
     const { db, lookups, access } = this.deps;
     const enterprise = await lookups.enterprise(db, principal, 'listEnterpriseDependencyAlerts', slug);
     const orgIds = principal.kind === 'user' ? await access.alertManagedOrgIds(db, enterprise.id, principal.userId) : [];
     if (orgIds.length === 0) return { items: [], next: undefined, prev: undefined, total: 0 };
-    return this.page({ kind: 'owners', ownerIds: orgIds }, visibilityOf(principal, false), request, at);
+    return this.page({ kind: 'owners', ownerIds: orgIds }, visibilityOf(principal, false), request);
   }
 
   /** #24: owners and security managers; a public_repo-only token sees public repositories. */
-  async listForOrg(principal: Principal, login: string, request: AlertListRequest, at?: DataVersions): Promise<AlertPage> {
-    const org = await this.deps.lookups.org(this.deps.db, principal, 'listOrgDependencyAlerts', login, at?.data);
-    return this.page({ kind: 'owners', ownerIds: [org.id] }, visibilityOf(principal, org.decision.publicOnly), request, at);
+  async listForOrg(principal: Principal, login: string, request: AlertListRequest): Promise<AlertPage> {
+    const org = await this.deps.lookups.org(this.deps.db, principal, 'listOrgDependencyAlerts', login);
+    return this.page({ kind: 'owners', ownerIds: [org.id] }, visibilityOf(principal, org.decision.publicOnly), request);
   }
 
   /** #25 */
-  async listForRepo(principal: Principal, owner: string, name: string, request: AlertListRequest, at?: DataVersions): Promise<AlertPage> {
-    const repo = await this.deps.lookups.repo(this.deps.db, principal, 'listRepoDependencyAlerts', owner, name, at?.data);
-    return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request, at);
+  async listForRepo(principal: Principal, owner: string, name: string, request: AlertListRequest): Promise<AlertPage> {
+    const repo = await this.deps.lookups.repo(this.deps.db, principal, 'listRepoDependencyAlerts', owner, name);
+    return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request);
   }
 
   /** #26 */
@@ -146,27 +148,25 @@ export class DependencyAlertsService {
     return ids;
   }
 
-  private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest, at: DataVersions | undefined): Promise<AlertPage> {
-    const { db, alerts } = this.deps;
+  private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<AlertPage> {
+    const { db, alerts, references } = this.deps;
     const page = await alerts.listIds(db, scope, visibility, request);
-    const records = await this.alertCache.get(db, at?.data, page.items);
+    const records = await references.alertsByIds(db, page.items);
     // An alert deleted between the two statements is simply not shown.
     const items = page.items.flatMap((id) => records.get(id) ?? []);
     const total = request.withTotal ? await alerts.count(db, scope, visibility, request.filters) : undefined;
-    return { ...page, items: await this.hydrate(db, items, at), total };
+    return { ...page, items: await this.hydrate(db, items), total };
   }
 
-  /**
-   * Loads what a page of alerts shows, a batch per kind (never a query per alert); with
-   * the versions, what was seen under them comes from memory.
-   */
-  private async hydrate(db: Executor, alerts: AlertRecord[], at?: DataVersions): Promise<AlertView[]> {
+  /** Loads what a page of alerts shows, a batch per kind (never a query per alert). */
+  private async hydrate(db: Executor, alerts: AlertRecord[]): Promise<AlertView[]> {
+    const { references } = this.deps;
     // In sequence: inside a transaction these share one connection.
-    const advisoryById = await this.advisoryCache.get(db, at?.world, alerts.map((a) => a.advisoryId));
-    const assigneesByAlert = await this.assigneeCache.get(db, at?.data, alerts.map((a) => a.id));
-    const repositories = await this.repositoryCache.get(db, at?.world, alerts.map((a) => a.repoId));
+    const advisoryById = await references.advisoriesByIds(db, alerts.map((a) => a.advisoryId));
+    const assigneesByAlert = await references.assigneeIdsByAlertIds(db, alerts.map((a) => a.id));
+    const repositories = await references.repositoriesByIds(db, alerts.map((a) => a.repoId));
     const userIds = [...new Set([...[...assigneesByAlert.values()].flat(), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
-    const users = await this.userCache.get(db, at?.world, userIds);
+    const users = await references.usersByIds(db, userIds);
     return alerts.map((alert) => {
       const advisory = advisoryById.get(alert.advisoryId)!;
       return {

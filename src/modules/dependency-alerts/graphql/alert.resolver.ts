@@ -7,7 +7,7 @@ import { parseArgs } from '../../../graphql/arguments';
 import { encodeNodeId } from '../../../shared/node-id';
 import { Enterprise, Organization, Repository, toRepository, toUser } from '../../accounts/graphql/account.types';
 import { ALERT_INPUT, ALERT_QUERY_INPUT, enterpriseListQuery, filtersOf, orgListQuery, repoListQuery, updateBody } from '../alerts.schemas';
-import { serializeAlert } from '../alerts.serializers';
+import { alertUrls } from '../alerts.serializers';
 import type { AlertPage, AlertView } from '../alerts.service';
 import { alertCursor } from '../alerts.store';
 import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest } from '../alerts.types';
@@ -40,7 +40,7 @@ export function toSecurityAdvisory(advisory: AdvisoryRecord): SecurityAdvisory {
 
 /** The GraphQL shape of an alert, from the same view REST serializes. */
 export function toDependencyAlert(base: string, view: AlertView): DependencyAlert {
-  const rest = serializeAlert(base, view, { withRepository: false });
+  const rest = alertUrls(base, view);
   const { alert, advisory } = view;
   return {
     id: encodeNodeId('DependencyAlert', alert.id),
@@ -112,7 +112,7 @@ export class OrganizationAlerts {
   @FieldResolver(() => DependencyAlertConnection, { nullable: true, description: 'Dependency alerts of the organization\'s repositories (owners and security managers).' })
   async dependencyAlerts(@Root() org: Organization, @Args() args: OrganizationDependencyAlertArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<DependencyAlert>> {
     const request = listRequest(orgListQuery, args);
-    return connection(ctx.apiBase, await ctx.services.dependencyAlerts.listForOrg(ctx.principal, org.login, request, ctx.dataVersions), request, windowOf(args).perPage);
+    return connection(ctx.apiBase, await ctx.services.dependencyAlerts.listForOrg(ctx.principal, org.login, request), request, windowOf(args).perPage);
   }
 }
 
@@ -121,7 +121,7 @@ export class EnterpriseAlerts {
   @FieldResolver(() => DependencyAlertConnection, { nullable: true, description: 'Dependency alerts of the organizations where the caller is an owner or security manager.' })
   async dependencyAlerts(@Root() enterprise: Enterprise, @Args() args: DependencyAlertArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<DependencyAlert>> {
     const request = listRequest(enterpriseListQuery, args);
-    return connection(ctx.apiBase, await ctx.services.dependencyAlerts.listForEnterprise(ctx.principal, enterprise.slug, request, ctx.dataVersions), request, windowOf(args).perPage);
+    return connection(ctx.apiBase, await ctx.services.dependencyAlerts.listForEnterprise(ctx.principal, enterprise.slug, request), request, windowOf(args).perPage);
   }
 }
 
@@ -130,7 +130,7 @@ export class RepositoryAlerts {
   @FieldResolver(() => DependencyAlertConnection, { nullable: true, description: 'Dependency alerts of the repository.' })
   async dependencyAlerts(@Root() repo: Repository, @Args() args: RepositoryDependencyAlertArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<DependencyAlert>> {
     const request = listRequest(repoListQuery, args);
-    const page = await ctx.services.dependencyAlerts.listForRepo(ctx.principal, repo.record.ownerLogin, repo.name, request, ctx.dataVersions);
+    const page = await ctx.services.dependencyAlerts.listForRepo(ctx.principal, repo.record.ownerLogin, repo.name, request);
     return connection(ctx.apiBase, page, request, windowOf(args).perPage);
   }
 

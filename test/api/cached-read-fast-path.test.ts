@@ -4,18 +4,19 @@ import pino from 'pino';
 import request from 'supertest';
 import { createServices, type Services } from '../../src/composition';
 import { apiBase } from '../../src/http/api-base';
-import { identify } from '../../src/http/authenticate';
-import { withKeptReadsFirst } from '../../src/http/kept-reads';
+import { cachedReadsAtRequestVersions, identify } from '../../src/http/authenticate';
+import { withCachedReadsFirst } from '../../src/http/cached-read-fast-path';
+import { operation } from '../../src/http/operation';
 import { routeTemplate } from '../../src/http/request-log';
-import { answerFromCache } from '../../src/http/response-cache';
+import { serveCachedResponse, useResponseCache } from '../../src/http/response-cache';
 import { sendJsonText } from '../../src/http/respond';
 import { AL, ORG, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 import { bearer } from '../helpers/test-app';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
-// The repeated-read lane ahead of Express's router, over the real services and database: which
-// requests it answers (the router never sees them) and which it leaves to the whole chain.
-// The full app's answers, lane or not, are held to an uncached instance in response-cache.test.ts.
+// The cached-read fast path ahead of Express's router, over the real services and database: which
+// requests it serves (the router never sees them) and which it leaves to the whole chain.
+// The full app's responses, fast path or not, are held to an uncached instance in response-cache.test.ts.
 
 const advisories = makeAdvisories();
 const world = alertsWorld(makeAlerts(12, 3, advisories), advisories);
@@ -29,20 +30,21 @@ let routed = 0;
 let built = 0;
 let counted: Array<string | null> = [];
 
-/** One read route behind the usual identification and route-level cache, and the lane in front. */
+/** One read route (a spec read operation) behind the usual identification and route-level cache, and the fast path in front. */
 function listener(rateLimited: boolean) {
   const app = express();
+  useResponseCache(app, services.responseCache);
   app.use((_req, _res, next) => {
     routed++;
     next();
   });
-  app.use(apiBase, identify(services.authenticator, services.versions));
-  app.get('/orgs/:org/things', answerFromCache(services.responseCache), (req, res) => {
+  app.use(apiBase, identify(services.authenticator, services.versions), cachedReadsAtRequestVersions(() => true));
+  app.get('/orgs/:org/things', operation('listOrgRoles'), serveCachedResponse(services.responseCache), (req, res) => {
     built++;
     const principal = res.locals.principal!;
     sendJsonText(res, 200, JSON.stringify({ org: req.params.org, caller: principal.kind === 'user' ? principal.login : principal.kind, base: res.locals.apiBase }));
   });
-  return withKeptReadsFirst(app, {
+  return withCachedReadsFirst(app, {
     cache: services.responseCache, versions: services.versions, authenticator: services.authenticator, rateLimited, logger: pino({ level: 'silent' }),
     countRequest: (req, res) => res.once('finish', () => counted.push(routeTemplate(req))),
   });
@@ -70,15 +72,15 @@ beforeEach(() => {
   counted = [];
 });
 
-/** The headers of an answer, but those that belong to one request. */
+/** The headers of a response, but those that belong to one request. */
 function answerHeaders(res: request.Response): Record<string, unknown> {
   return Object.fromEntries(Object.entries(res.headers).filter(([name]) => !['x-request-id', 'date', 'connection', 'keep-alive'].includes(name)));
 }
 
 const get = (headers: Record<string, string> = {}, target: Server = server) => request(target).get(URL).set({ ...bearer(AL.owner), ...headers });
 
-describe('the repeated-read lane', () => {
-  it('answers a read given before to the same caller without routing it, with the same bytes and headers, counted under its route', async () => {
+describe('the cached-read fast path', () => {
+  it('serves a read given before to the same caller without routing it, with the same bytes and headers, counted under its route', async () => {
     const first = await get();
     const again = await get();
     expect({ routed, built }).toEqual({ routed: 1, built: 1 });
@@ -101,14 +103,14 @@ describe('the repeated-read lane', () => {
     expect((await get({ 'if-none-match': '"other"' })).status).toBe(200);
   });
 
-  it('never gives one caller the answer kept for another', async () => {
+  it('never gives one caller the response cached for another', async () => {
     await get();
     const other = await get(bearer(AL.reader));
     expect(JSON.parse(other.text).caller).not.toBe(JSON.parse((await get()).text).caller);
     expect(routed).toBe(1);
   });
 
-  it('leaves to the whole chain what it cannot answer alike: a body, another API version, bad credentials, another host, rate limits', async () => {
+  it('leaves to the whole chain what it cannot serve alike: a body, another API version, bad credentials, another host, rate limits', async () => {
     await get();
     const before = routed;
     await request(server).get(URL).set({ ...bearer(AL.owner), 'content-type': 'application/json' }).send('{}');
