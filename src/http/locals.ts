@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { Principal } from '../auth/principal';
 import type { AuthenticationError, BadRequestError } from '../errors/domain';
-import type { OperationName } from '../auth/requirements';
+import type { OperationName } from '../operations';
 import type { DataVersions } from '../database/data-version';
 import type { ResponseCache } from './response-cache';
 import type { GraphQLAnswerSlot } from '../graphql/answer-cache';

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Permissions, Scope } from '../../src/auth/grants';
 import { declaredGrants, grantMeets } from '../helpers/grant-check';
-import { requirementOf, type OperationName } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, type OperationName } from '../../src/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { A, ORG, attestationsWorld } from '../helpers/attestations-world';
 
-// Expected statuses for #21–#22 computed from the requirements table and what each caller
+// Expected statuses for #21–#22 computed from the catalogue's requirements and what each caller
 // is in the world, in the order the rules apply.
 
 type RepoName = 'secret-app' | 'open-app';
@@ -53,7 +53,7 @@ const OPERATIONS: Operation[] = (['secret-app', 'open-app'] as const).flatMap((r
 ]);
 
 function expectedStatus(op: Operation, caller: Caller): number {
-  const requirement = requirementOf(op.name);
+  const requirement = CATALOGUE[op.name].requirement;
   const isPublic = op.repo === 'open-app';
   if (caller.kind === 'invalid') return 401;
   if (requirement.publicRead && isPublic) return op.success;
@@ -75,7 +75,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe.each(OPERATIONS.map((op) => [`${requirementOf(op.name).spec} ${op.method.toUpperCase()} ${op.repo}`, op] as const))('%s', (_title, op) => {
+describe.each(OPERATIONS.map((op) => [`#${CATALOGUE[op.name].number} ${op.method.toUpperCase()} ${op.repo}`, op] as const))('%s', (_title, op) => {
   it.each(CALLERS.map((caller) => [caller.name, caller] as const))('for %s, answers as the rules say', async (_name, caller) => {
     const request = t.http()[op.method](op.path);
     if ('token' in caller) request.set(bearer(caller.token));

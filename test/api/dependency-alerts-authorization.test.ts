@@ -1,10 +1,10 @@
 import type { Permissions, Scope } from '../../src/auth/grants';
-import { requirementOf, type OperationName } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, type OperationName } from '../../src/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { declaredGrants, grantMeets } from '../helpers/grant-check';
 import { AL, ENTERPRISE, ORG, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 
-// Expected statuses for #23–#27 computed from the requirements table and what each caller
+// Expected statuses for #23–#27 computed from the catalogue's requirements and what each caller
 // is in the world, in the order the rules apply.
 
 type RepoName = 'repo-1' | 'repo-4'; // private, public
@@ -69,7 +69,7 @@ const RANK = { read: 1, triage: 2, write: 3, maintain: 4, admin: 5 } as const;
 const atLeast = (p: RepoPermission, needed: keyof typeof RANK) => p !== null && RANK[p] >= RANK[needed];
 
 function expectedStatus(op: Operation, caller: Caller): number {
-  const requirement = requirementOf(op.name);
+  const requirement = CATALOGUE[op.name].requirement;
   if (caller.kind === 'invalid' || caller.kind === 'none') return 401;
   const repo = op.target === 'enterprise' || op.target === 'org' ? undefined : op.target;
   const isPublicRepo = repo === 'repo-4';
@@ -105,7 +105,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe.each(OPERATIONS.map((op) => [`${requirementOf(op.name).spec} ${op.method.toUpperCase()} ${op.target}`, op] as const))('%s', (_title, op) => {
+describe.each(OPERATIONS.map((op) => [`#${CATALOGUE[op.name].number} ${op.method.toUpperCase()} ${op.target}`, op] as const))('%s', (_title, op) => {
   it.each(CALLERS.map((caller) => [caller.name, caller] as const))('for %s, answers as the rules say', async (_name, caller) => {
     const request = t.http()[op.method](op.path);
     if ('token' in caller) request.set(bearer(caller.token));

@@ -1,10 +1,10 @@
 import type { Permissions, Scope } from '../../src/auth/grants';
 import { declaredGrants, grantMeets } from '../helpers/grant-check';
-import { requirementOf, type OperationName } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, type OperationName } from '../../src/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { ENTERPRISE, ORG, T, oidcWorld } from '../helpers/oidc-world';
 
-// Expected statuses for #11–#20 computed from the requirements table and what each caller
+// Expected statuses for #11–#20 computed from the catalogue's requirements and what each caller
 // is in the world, in the order the rules apply.
 
 type RepoPermission = 'read' | 'write' | 'admin' | null;
@@ -84,7 +84,7 @@ const RANK = { read: 1, write: 2, admin: 3 } as const;
 const atLeast = (p: RepoPermission, needed: keyof typeof RANK) => p !== null && RANK[p] >= RANK[needed];
 
 function expectedStatus(op: Operation, caller: Caller): number {
-  const requirement = requirementOf(op.name);
+  const requirement = CATALOGUE[op.name].requirement;
   const repo: RepoName | undefined = op.target === 'private-repo' || op.target === 'public-repo' ? op.target : undefined;
   if (caller.kind === 'invalid') return 401;
   if (requirement.publicRead && repo === 'public-repo') return op.success;
@@ -132,7 +132,7 @@ async function resetInclusions(): Promise<void> {
   await t.db.knex('organization_oidc_property_inclusions').insert({ org_id: ids.org, custom_property_name: 'environment', created_at: now });
 }
 
-describe.each(OPERATIONS.map((op) => [`${requirementOf(op.name).spec} ${op.method.toUpperCase()} (${op.target})`, op] as const))('%s', (_title, op) => {
+describe.each(OPERATIONS.map((op) => [`#${CATALOGUE[op.name].number} ${op.method.toUpperCase()} (${op.target})`, op] as const))('%s', (_title, op) => {
   it.each(CALLERS.map((caller) => [caller.name, caller] as const))('for %s, answers as the rules say', async (_name, caller) => {
     await resetInclusions();
     const request = t.http()[op.method](op.path);

@@ -1,10 +1,10 @@
 import type { Permissions, Scope } from '../../src/auth/grants';
 import { grantMeets } from '../helpers/grant-check';
-import { REQUIREMENTS, type OperationName } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, type OperationName } from '../../src/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { ORG, TOKENS, rolesWorld } from '../helpers/roles-world';
 
-// Expected statuses are computed from the requirements table and what each caller is
+// Expected statuses are computed from the catalogue's requirements and what each caller is
 // in the world, in the order the rules apply: 401, 404 (invisible), 403 grant, 403 caller.
 
 type Caller =
@@ -59,7 +59,7 @@ const OPERATIONS: Operation[] = [
 ];
 
 function expectedStatus(operation: Operation, caller: Caller): number {
-  const requirement = REQUIREMENTS[operation.name];
+  const requirement = CATALOGUE[operation.name].requirement;
   const success = operation.method === 'get' ? 200 : 204;
   if (caller.credentials === 'none' || caller.credentials === 'invalid') return 401;
   let person: { isOwner: boolean; readsRoles: boolean } | null;
@@ -93,7 +93,7 @@ describe.each(OPERATIONS)('$name ($method)', (operation) => {
     const expected = expectedStatus(operation, caller);
     expect({ status: res.status, message: res.body?.message }).toEqual({ status: expected, message: expected < 300 ? undefined : expect.any(String) });
     if (expected === 404) expect(res.body).toEqual({ message: 'Not Found', documentation_url: expect.any(String), status: '404' });
-    if (caller.credentials === 'scopes') expect(res.headers['x-accepted-oauth-scopes']).toBe(REQUIREMENTS[operation.name].scopes.join(', '));
+    if (caller.credentials === 'scopes') expect(res.headers['x-accepted-oauth-scopes']).toBe(CATALOGUE[operation.name].requirement.scopes.join(', '));
   });
 });
 
