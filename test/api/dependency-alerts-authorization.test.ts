@@ -1,5 +1,6 @@
 import type { Permissions, Scope } from '../../src/auth/grants';
-import { OPERATIONS as CATALOGUE, type OperationName } from '../../src/operations';
+import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
+import { fillPath, operationsTagged } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { declaredGrants, grantMeets } from '../helpers/grant-check';
 import { AL, ENTERPRISE, ORG, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
@@ -54,15 +55,16 @@ const CALLERS: Caller[] = [
   fine('an installation on another organization', AL.installationOther, false, null),
 ];
 
-interface Operation { name: OperationName; method: 'get' | 'patch'; path: string; target: 'enterprise' | 'org' | RepoName; success: number }
+interface Operation { name: OperationName; method: HttpMethod; path: string; target: 'enterprise' | 'org' | RepoName; success: number }
+// The catalogue's #23–#27: the enterprise and organization lists, then the repository operations on each repository.
+const ALERT_OPERATIONS = operationsTagged('dependency-alerts');
+const operationOn = (entry: (typeof ALERT_OPERATIONS)[number], target: Operation['target']): Operation => ({
+  name: entry.name, method: entry.method, target, success: entry.success,
+  path: fillPath(entry.path, { enterprise: ENTERPRISE, org: ORG, owner: ORG, repo: target, alert_number: '1' }),
+});
 const OPERATIONS: Operation[] = [
-  { name: 'listEnterpriseDependencyAlerts', method: 'get', path: `/enterprises/${ENTERPRISE}/dependency-bot/alerts`, target: 'enterprise', success: 200 },
-  { name: 'listOrgDependencyAlerts', method: 'get', path: `/orgs/${ORG}/dependency-bot/alerts`, target: 'org', success: 200 },
-  ...(['repo-1', 'repo-4'] as const).flatMap((repo): Operation[] => [
-    { name: 'listRepoDependencyAlerts', method: 'get', path: `/repos/${ORG}/${repo}/dependency-bot/alerts`, target: repo, success: 200 },
-    { name: 'getDependencyAlert', method: 'get', path: `/repos/${ORG}/${repo}/dependency-bot/alerts/1`, target: repo, success: 200 },
-    { name: 'updateDependencyAlert', method: 'patch', path: `/repos/${ORG}/${repo}/dependency-bot/alerts/1`, target: repo, success: 200 },
-  ]),
+  ...ALERT_OPERATIONS.filter((entry) => entry.requirement.target !== 'repo').map((entry) => operationOn(entry, entry.requirement.target as 'enterprise' | 'org')),
+  ...(['repo-1', 'repo-4'] as const).flatMap((repo) => ALERT_OPERATIONS.filter((entry) => entry.requirement.target === 'repo').map((entry) => operationOn(entry, repo))),
 ];
 
 const RANK = { read: 1, triage: 2, write: 3, maintain: 4, admin: 5 } as const;

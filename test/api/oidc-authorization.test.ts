@@ -1,6 +1,7 @@
 import type { Permissions, Scope } from '../../src/auth/grants';
 import { declaredGrants, grantMeets } from '../helpers/grant-check';
-import { OPERATIONS as CATALOGUE, type OperationName } from '../../src/operations';
+import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
+import { fillPath, operationsTagged } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { ENTERPRISE, ORG, T, oidcWorld } from '../helpers/oidc-world';
 
@@ -57,28 +58,28 @@ const CALLERS: Caller[] = [
 
 interface Operation {
   name: OperationName;
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: HttpMethod;
   path: string;
   body?: object;
   success: number;
   target: 'enterprise' | 'org' | 'private-repo' | 'public-repo';
 }
-const ent = `/enterprises/${ENTERPRISE}/actions/oidc/customization/properties/repo`;
-const org = `/orgs/${ORG}/actions/oidc/customization/properties/repo`;
-const OPERATIONS: Operation[] = [
-  { name: 'listEnterpriseOidcInclusions', method: 'get', path: ent, success: 200, target: 'enterprise' },
-  { name: 'createEnterpriseOidcInclusion', method: 'post', path: ent, body: { custom_property_name: 'team' }, success: 201, target: 'enterprise' },
-  { name: 'deleteEnterpriseOidcInclusion', method: 'delete', path: `${ent}/environment`, success: 204, target: 'enterprise' },
-  { name: 'listOrgOidcInclusions', method: 'get', path: org, success: 200, target: 'org' },
-  { name: 'createOrgOidcInclusion', method: 'post', path: org, body: { custom_property_name: 'team' }, success: 201, target: 'org' },
-  { name: 'deleteOrgOidcInclusion', method: 'delete', path: `${org}/environment`, success: 204, target: 'org' },
-  { name: 'getOrgOidcSubjectTemplate', method: 'get', path: `/orgs/${ORG}/actions/oidc/customization/sub`, success: 200, target: 'org' },
-  { name: 'setOrgOidcSubjectTemplate', method: 'put', path: `/orgs/${ORG}/actions/oidc/customization/sub`, body: { include_claim_keys: ['repo', 'context'] }, success: 201, target: 'org' },
-  { name: 'getRepoOidcSubjectTemplate', method: 'get', path: `/repos/${ORG}/private-repo/actions/oidc/customization/sub`, success: 200, target: 'private-repo' },
-  { name: 'getRepoOidcSubjectTemplate', method: 'get', path: `/repos/${ORG}/public-repo/actions/oidc/customization/sub`, success: 200, target: 'public-repo' },
-  { name: 'setRepoOidcSubjectTemplate', method: 'put', path: `/repos/${ORG}/private-repo/actions/oidc/customization/sub`, body: { use_default: true }, success: 201, target: 'private-repo' },
-  { name: 'setRepoOidcSubjectTemplate', method: 'put', path: `/repos/${ORG}/public-repo/actions/oidc/customization/sub`, body: { use_default: true }, success: 201, target: 'public-repo' },
-];
+/** Valid bodies of the operations that take one. */
+const BODIES: Partial<Record<OperationName, object>> = {
+  createEnterpriseOidcInclusion: { custom_property_name: 'team' },
+  createOrgOidcInclusion: { custom_property_name: 'team' },
+  setOrgOidcSubjectTemplate: { include_claim_keys: ['repo', 'context'] },
+  setRepoOidcSubjectTemplate: { use_default: true },
+};
+// The catalogue's #11–#20; the repository ones on a private and a public repository.
+const OPERATIONS: Operation[] = operationsTagged('oidc').flatMap((entry) => {
+  const targets = entry.requirement.target === 'repo' ? (['private-repo', 'public-repo'] as const) : [entry.requirement.target as 'enterprise' | 'org'];
+  const body = BODIES[entry.name];
+  return targets.map((target) => ({
+    name: entry.name, method: entry.method, success: entry.success, target, ...(body ? { body } : {}),
+    path: fillPath(entry.path, { enterprise: ENTERPRISE, org: ORG, owner: ORG, repo: target, custom_property_name: 'environment' }),
+  }));
+});
 
 const RANK = { read: 1, write: 2, admin: 3 } as const;
 const atLeast = (p: RepoPermission, needed: keyof typeof RANK) => p !== null && RANK[p] >= RANK[needed];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { OPERATION_LIST, type OperationName } from '../../src/operations';
+import { OPERATION_LIST, type OperationName, type OperationTag } from '../../src/operations';
 
 // The spec's 27 operations as the catalogue (src/operations) gives them, each with a valid
 // request in the bundled demo world (db/demo-world.json) made with DEMO_OWNER_TOKEN. Tests
@@ -95,6 +95,11 @@ export const OPERATIONS: readonly Operation[] = OPERATION_LIST.map((entry) => ({
   bodyKeys: Object.keys(entry.request.body?.shape ?? {}),
   sample: SAMPLES[entry.name],
 }));
+
+/** The catalogue's operations of one area (their docs tag), in the spec's order. */
+export function operationsTagged(tag: OperationTag) {
+  return OPERATION_LIST.filter((entry) => entry.docs.tag === tag);
+}
 
 /** The names of a path template's parameters, in order. */
 export function paramNames(template: string): string[] {
