@@ -7,7 +7,8 @@ import { ORG_ROLE_OPERATIONS } from './org-roles';
 // The one catalogue of the REST API's operations, by name. Routes register from it
 // (http/operation.ts), the authorizer reads its requirements, /openapi.json is generated
 // from it, and the tests sweep it. A new operation is one entry in its area's file plus
-// its handler; a new area is one more file spread in here.
+// its handler; a new area is one more file spread in here, with its tag (operation.ts)
+// described in openapi/document.ts.
 
 const CATALOGUE = {
   ...ORG_ROLE_OPERATIONS,

@@ -29,7 +29,7 @@ export interface Operation {
   /** Other templates that answer as `path` does (the original's own segment names). */
   aliases?: readonly string[];
   /**
-   * URLs the operation's answers link to, served under its name and requirement and not
+   * URLs the operation's answers link to, read with GET under its name and requirement, not
    * described on their own (#22's `bundle_url`), by name.
    */
   linked?: Readonly<Record<string, string>>;
