@@ -28,6 +28,7 @@ import { graphiqlRoutes } from './graphql/graphiql.routes';
 import { serveCachedGraphQLResponses } from './graphql/cached-responses';
 import { answerJsonToRestClients } from './graphql/accept';
 import { withCors, type CorsOrigins } from './http/cors';
+import { OPERATIONS, expressPath } from './operations';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
@@ -82,7 +83,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   const api = Router();
   api.use(...identified, rateLimit(services.rateLimiter, 'core'), limitQueryLength);
   // A body is parsed once: bundles may be larger than the default limit.
-  api.post('/repos/:owner/:repo/attestations', jsonParser(MAX_BUNDLE_BYTES));
+  api.post(expressPath(OPERATIONS.createAttestation.path), jsonParser(MAX_BUNDLE_BYTES));
   api.use(jsonParser());
   api.use(cachedReadsAtRequestVersions((req) => req.method === 'GET' || req.method === 'HEAD'));
   api.use(apiVersion);

@@ -4,7 +4,8 @@ import { grantsLevel } from './grants';
 import type { AccessStore } from './access.store';
 import { repoPermissionAtLeast } from './access.store';
 import type { PermissionGrant, Principal } from './principal';
-import { requirementOf, type CallerRule, type OperationName, type Requirement } from './requirements';
+import { OPERATIONS, type OperationName } from '../operations';
+import type { CallerRule, Requirement } from './requirements';
 
 export type Target =
   | { kind: 'org'; orgId: number }
@@ -28,7 +29,7 @@ export class Authorizer {
   constructor(private readonly deps: { access: AccessStore }) {}
 
   async assertAllowed(db: Executor, principal: Principal, operation: OperationName, target: Target | null): Promise<Decision> {
-    const requirement = requirementOf(operation);
+    const { requirement } = OPERATIONS[operation];
     const isPublicRepo = target?.kind === 'repo' && !target.isPrivate;
     if (requirement.publicRead && isPublicRepo) return { publicOnly: false };
     if (principal.kind === 'anonymous') {

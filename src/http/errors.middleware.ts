@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import type { OperationName } from '../auth/requirements';
+import type { OperationName } from '../operations';
 import { isInvalidValueError } from '../database/dialect';
 import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError } from '../errors/domain';
 import { toGraphQLError } from '../errors/graphql';

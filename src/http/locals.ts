@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { Principal } from '../auth/principal';
-import type { OperationName } from '../auth/requirements';
+import type { OperationName } from '../operations';
 import type { DataVersions } from '../database/data-version';
 import type { GraphQLResultCapture } from '../graphql/cached-responses';
 import type { RequestIdentity } from './request-identity';

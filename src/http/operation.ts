@@ -1,13 +1,46 @@
-import type { RequestHandler } from 'express';
-import { requirementOf, type OperationName } from '../auth/requirements';
+import type { RequestHandler, Router } from 'express';
+import { OPERATIONS, expressPath, type OperationName } from '../operations';
 
 /** Names the spec operation a route serves; announces the scopes it accepts. */
 export function operation(name: OperationName): RequestHandler {
-  const requirement = requirementOf(name);
+  const { requirement } = OPERATIONS[name];
   const accepted = [...requirement.scopes, ...(requirement.publicScopes ?? [])].join(', ');
   return (_req, res, next) => {
     res.locals.operation = name;
     res.setHeader('X-Accepted-OAuth-Scopes', accepted);
     next();
   };
+}
+
+/**
+ * Sends a request for an alias on as a request for the operation's own path, each
+ * parameter's segment as it came. `req.originalUrl`, which Link headers and the response
+ * cache follow, keeps the one the request used; logs and metrics name the operation's route.
+ */
+function servedAs(alias: string, path: string): RequestHandler {
+  const aliasSegments = alias.split('/');
+  const pathSegments = path.split('/');
+  return (req, _res, next) => {
+    const queryAt = req.url.indexOf('?');
+    const query = queryAt < 0 ? '' : req.url.slice(queryAt);
+    const sent = (queryAt < 0 ? req.url : req.url.slice(0, queryAt)).split('/');
+    const segment = (template: string) => (template.startsWith('{') ? sent[aliasSegments.indexOf(template)] ?? '' : template);
+    // Whatever follows the template (a trailing slash) stays.
+    req.url = [...pathSegments.map(segment), ...sent.slice(aliasSegments.length)].join('/') + query;
+    next();
+  };
+}
+
+/** Registers an operation's handlers at the method and path (and aliases) the catalogue gives it. */
+export function route(router: Router, name: OperationName, ...handlers: RequestHandler[]): void {
+  const { method, path, aliases = [] } = OPERATIONS[name];
+  for (const alias of aliases) router[method](expressPath(alias), servedAs(alias, path));
+  router[method](expressPath(path), operation(name), ...handlers);
+}
+
+/** Registers handlers for a URL an operation's answers link to (catalogue `linked`), under its name. */
+export function linkedRoute(router: Router, name: OperationName, link: string, ...handlers: RequestHandler[]): void {
+  const path = OPERATIONS[name].linked?.[link];
+  if (path === undefined) throw new Error(`the catalogue entry ${name} links no ${link}`);
+  router.get(expressPath(path), operation(name), ...handlers);
 }

@@ -1,6 +1,5 @@
 import { Router, type Response } from 'express';
-import type { OperationName } from '../auth/requirements';
-import { OPERATION_DOCS } from '../openapi/operations';
+import { OPERATIONS, type OperationName } from '../operations';
 import { API_V3_PATH } from './api-base';
 import { apiBaseOf } from './locals';
 import { sendJson } from './respond';
@@ -35,7 +34,7 @@ export function rootLinks(base: string, { graphiql }: RootOptions): Record<strin
   // The enterprise-server layout pairs /api/v3 with /api/graphql (and /api/graphiql/).
   const graphql = `${origin}${base.endsWith(API_V3_PATH) ? '/api/graphql' : '/graphql'}`;
   const links: Record<string, string> = {};
-  for (const [name, operation] of Object.entries(OPERATION_LINKS)) links[name] = `${base}${OPERATION_DOCS[operation].path}`;
+  for (const [name, operation] of Object.entries(OPERATION_LINKS)) links[name] = `${base}${OPERATIONS[operation].path}`;
   links.graphql_url = graphql;
   if (graphiql) links.graphiql_url = `${graphql.replace(/graphql$/, 'graphiql')}/`;
   links.openapi_url = `${base}/openapi.json`;

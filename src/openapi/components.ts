@@ -5,7 +5,6 @@ import { attestationCreatedSchema, attestationListSchema, attestationSchema } fr
 import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
 import { roleListSchema, roleSchema, roleTeamSchema, roleUserSchema } from '../modules/org-roles/org-roles.responses';
-import type { ComponentName } from './operations';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -31,9 +30,16 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['DependencyAlert', alertSchema],
   ['DependencyAlertWithRepository', alertWithRepositorySchema],
   ['Error', errorBodySchema],
-] satisfies Array<[ComponentName | string, z.ZodType]>;
+];
 
-export const componentRef = (name: ComponentName | 'Error') => `#/components/schemas/${name}`;
+export const componentRef = (name: string) => `#/components/schemas/${name}`;
+
+/** The reference to a named response schema (an operation's success body, or the error body). */
+export function schemaRef(schema: z.ZodType): string {
+  const named = NAMED.find(([, candidate]) => candidate === schema);
+  if (!named) throw new Error('a response schema of the catalogue has no component name in src/openapi/components.ts');
+  return componentRef(named[0]);
+}
 
 export function componentSchemas(): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
@@ -41,7 +47,7 @@ export function componentSchemas(): Record<string, JsonSchema> {
   const { schemas } = z.toJSONSchema(registry, {
     target: 'draft-2020-12',
     io: 'output',
-    uri: (id) => componentRef(id as ComponentName),
+    uri: componentRef,
   });
   // Each is a component of one document, not a standalone JSON Schema document.
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _, $id: __, ...schema }]) => [id, schema]));

@@ -1,5 +1,4 @@
-import { REQUIREMENTS, type OperationName } from '../auth/requirements';
-import { OPERATION_DOCS } from './operations';
+import { OPERATIONS, type OperationName } from '../operations';
 
 /**
  * The fragment that opens an operation in Swagger UI (/docs, deep linking on): `#/{tag}/{operationId}`,
@@ -8,5 +7,6 @@ import { OPERATION_DOCS } from './operations';
  * splits the fragment before decoding it (openapi.routes.ts).
  */
 export function operationFragment(name: OperationName): string {
-  return `#/${encodeURIComponent(OPERATION_DOCS[name].tag)}/${encodeURIComponent(REQUIREMENTS[name].operationId)}`;
+  const { docs, operationId } = OPERATIONS[name];
+  return `#/${encodeURIComponent(docs.tag)}/${encodeURIComponent(operationId)}`;
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { REQUIREMENTS, type CallerRule, type OperationName, type Requirement } from '../auth/requirements';
+import type { CallerRule, Requirement } from '../auth/requirements';
 import { API_VERSION, SUPPORTED_API_VERSIONS } from '../http/api-version';
-import { componentRef, componentSchemas } from './components';
-import { OPERATION_DOCS, type OperationDoc } from './operations';
+import { OPERATION_LIST, OPERATION_TAGS, type Operation, type OperationTag } from '../operations';
+import { componentRef, componentSchemas, schemaRef } from './components';
 import { describeParameter } from './parameters';
 
 type JsonSchema = Record<string, unknown>;
@@ -104,13 +104,13 @@ function grantDescription(requirement: Requirement): string {
   return `**Classic/OAuth scope:** ${scopes}${publicScopes}.\n\n**Fine-grained permission:** ${permission}.\n\n**Who may call:** ${CALLER_WORDS[requirement.caller]}.${anonymous}`;
 }
 
-function parametersOf(doc: OperationDoc): unknown[] {
-  const path = requestJsonSchema(doc.params) as { properties: Record<string, JsonSchema> };
+function parametersOf({ request }: Operation): unknown[] {
+  const path = requestJsonSchema(request.params) as { properties: Record<string, JsonSchema> };
   const params: unknown[] = Object.entries(path.properties).map(([name, schema]) => ({
     name, in: 'path', required: true, schema, ...describeParameter(name),
   }));
-  if (doc.query) {
-    const query = requestJsonSchema(doc.query) as { properties: Record<string, JsonSchema>; required?: string[] };
+  if (request.query) {
+    const query = requestJsonSchema(request.query) as { properties: Record<string, JsonSchema>; required?: string[] };
     for (const [name, schema] of Object.entries(query.properties)) {
       params.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema, ...describeParameter(name) });
     }
@@ -119,31 +119,31 @@ function parametersOf(doc: OperationDoc): unknown[] {
   return params;
 }
 
-function successResponse(doc: OperationDoc): Record<string, unknown> {
+function successResponse({ method, response: body, docs }: Operation): Record<string, unknown> {
   const headers = [...COMMON_RESPONSE_HEADERS, 'X-OAuth-Scopes', 'X-Accepted-OAuth-Scopes'];
-  if (doc.method === 'get') headers.push('ETag');
-  if (doc.pagination) headers.push('Link');
-  const response: Record<string, unknown> = { description: doc.returns ? 'Success' : 'Success (no body)', headers: headerRefs(headers) };
-  if (doc.returns) {
-    const ref = { $ref: componentRef(doc.returns.component) };
-    response.content = { 'application/json': { schema: doc.returns.array ? { type: 'array', items: ref } : ref } };
+  if (method === 'get') headers.push('ETag');
+  if (docs.pagination) headers.push('Link');
+  const response: Record<string, unknown> = { description: body ? 'Success' : 'Success (no body)', headers: headerRefs(headers) };
+  if (body) {
+    const ref = { $ref: schemaRef(body.schema) };
+    response.content = { 'application/json': { schema: body.array ? { type: 'array', items: ref } : ref } };
   }
   return response;
 }
 
-function operationObject(name: OperationName, doc: OperationDoc): Record<string, unknown> {
-  const requirement: Requirement = REQUIREMENTS[name];
-  const responses: Record<string, unknown> = { [doc.success]: successResponse(doc) };
-  if (doc.method === 'get') responses['304'] = { $ref: '#/components/responses/NotModified' };
-  for (const status of [...COMMON_STATUSES, ...(doc.statuses ?? [])].sort()) {
+function operationObject(entry: Operation): Record<string, unknown> {
+  const { requirement, docs } = entry;
+  const responses: Record<string, unknown> = { [entry.success]: successResponse(entry) };
+  if (entry.method === 'get') responses['304'] = { $ref: '#/components/responses/NotModified' };
+  for (const status of [...COMMON_STATUSES, ...(docs.statuses ?? [])].sort()) {
     responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
   }
   const operation: Record<string, unknown> = {
-    operationId: requirement.operationId,
-    summary: doc.summary,
+    operationId: entry.operationId,
+    summary: docs.summary,
     description: grantDescription(requirement),
-    tags: [doc.tag],
-    parameters: parametersOf(doc),
+    tags: [docs.tag],
+    parameters: parametersOf(entry),
     responses,
     security: requirement.publicRead ? [{ bearer: [] }, {}] : [{ bearer: [] }],
     'x-oauth-scopes': [...requirement.scopes],
@@ -151,19 +151,25 @@ function operationObject(name: OperationName, doc: OperationDoc): Record<string,
     'x-fine-grained-permission': requirement.permission ? { [requirement.permission[0]]: requirement.permission[1] } : null,
     'x-caller': requirement.caller,
   };
-  if (doc.body) {
-    operation.requestBody = { required: true, content: { 'application/json': { schema: requestJsonSchema(doc.body) } } };
+  if (entry.request.body) {
+    operation.requestBody = { required: true, content: { 'application/json': { schema: requestJsonSchema(entry.request.body) } } };
   }
   return operation;
 }
 
+/** What each group of operations is for, as the description's tags say it. */
+const TAG_DESCRIPTIONS: Record<OperationTag, string> = {
+  'organization-roles': 'Organization roles: list and read the roles of an organization, see which teams and users hold one, and assign or remove them.',
+  oidc: 'Actions OIDC customization: which custom repository properties are included in OIDC tokens, and the template of the subject (`sub`) claim for an organization or a repository.',
+  attestations: 'Artifact attestations: store signed Sigstore bundles for a repository and list them by subject digest.',
+  'dependency-alerts': 'Dependency alerts (public preview): list the alerts of an enterprise, an organization or a repository, read one, and dismiss, reopen or assign it. '
+    + 'Every path here also answers with the segment `dependabot` in place of `dependency-bot`, so clients generated for that layout work unchanged; `Link` URLs keep the segment the request used.',
+};
+
 /** The OpenAPI 3.1 description of the REST API (spec §4, operations #1–#27). */
 export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const name of Object.keys(OPERATION_DOCS) as OperationName[]) {
-    const doc = OPERATION_DOCS[name];
-    (paths[doc.path] ??= {})[doc.method] = operationObject(name, doc);
-  }
+  for (const entry of OPERATION_LIST) (paths[entry.path] ??= {})[entry.method] = operationObject(entry);
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
@@ -176,16 +182,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],
-    tags: [
-      { name: 'organization-roles', description: 'Organization roles: list and read the roles of an organization, see which teams and users hold one, and assign or remove them.' },
-      { name: 'oidc', description: 'Actions OIDC customization: which custom repository properties are included in OIDC tokens, and the template of the subject (`sub`) claim for an organization or a repository.' },
-      { name: 'attestations', description: 'Artifact attestations: store signed Sigstore bundles for a repository and list them by subject digest.' },
-      {
-        name: 'dependency-alerts',
-        description: 'Dependency alerts (public preview): list the alerts of an enterprise, an organization or a repository, read one, and dismiss, reopen or assign it. '
-          + 'Every path here also answers with the segment `dependabot` in place of `dependency-bot`, so clients generated for that layout work unchanged; `Link` URLs keep the segment the request used.',
-      },
-    ],
+    tags: OPERATION_TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
     security: [{ bearer: [] }],
     paths,
     components: {

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Permissions, Scope } from '../../src/auth/grants';
 import { declaredGrants, grantMeets } from '../helpers/grant-check';
-import { requirementOf, type OperationName } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
+import { fillPath, operationsTagged } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { A, ORG, attestationsWorld } from '../helpers/attestations-world';
 
-// Expected statuses for #21–#22 computed from the requirements table and what each caller
+// Expected statuses for #21–#22 computed from the catalogue's requirements and what each caller
 // is in the world, in the order the rules apply.
 
 type RepoName = 'secret-app' | 'open-app';
@@ -45,15 +46,15 @@ const CALLERS: Caller[] = [
 const RANK = { read: 1, write: 2, admin: 3 } as const;
 const atLeast = (p: RepoPermission, needed: keyof typeof RANK) => p !== null && RANK[p] >= RANK[needed];
 
-interface Operation { name: OperationName; method: 'get' | 'post'; repo: RepoName; path: string; success: number }
+interface Operation { name: OperationName; method: HttpMethod; repo: RepoName; path: string; success: number }
 const DIGEST = 'sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548';
-const OPERATIONS: Operation[] = (['secret-app', 'open-app'] as const).flatMap((repo) => [
-  { name: 'createAttestation' as const, method: 'post' as const, repo, path: `/repos/${ORG}/${repo}/attestations`, success: 201 },
-  { name: 'listAttestations' as const, method: 'get' as const, repo, path: `/repos/${ORG}/${repo}/attestations/${DIGEST}`, success: 200 },
-]);
+// The catalogue's #21–#22 on each repository.
+const OPERATIONS: Operation[] = (['secret-app', 'open-app'] as const).flatMap((repo) => operationsTagged('attestations').map((entry) => ({
+  name: entry.name, method: entry.method, repo, path: fillPath(entry.path, { owner: ORG, repo }, { subject_digest: DIGEST }), success: entry.success,
+})));
 
 function expectedStatus(op: Operation, caller: Caller): number {
-  const requirement = requirementOf(op.name);
+  const requirement = CATALOGUE[op.name].requirement;
   const isPublic = op.repo === 'open-app';
   if (caller.kind === 'invalid') return 401;
   if (requirement.publicRead && isPublic) return op.success;
@@ -75,7 +76,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe.each(OPERATIONS.map((op) => [`${requirementOf(op.name).spec} ${op.method.toUpperCase()} ${op.repo}`, op] as const))('%s', (_title, op) => {
+describe.each(OPERATIONS.map((op) => [`#${CATALOGUE[op.name].number} ${op.method.toUpperCase()} ${op.repo}`, op] as const))('%s', (_title, op) => {
   it.each(CALLERS.map((caller) => [caller.name, caller] as const))('for %s, answers as the rules say', async (_name, caller) => {
     const request = t.http()[op.method](op.path);
     if ('token' in caller) request.set(bearer(caller.token));

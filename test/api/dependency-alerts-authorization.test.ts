@@ -1,10 +1,11 @@
 import type { Permissions, Scope } from '../../src/auth/grants';
-import { requirementOf, type OperationName } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
+import { fillPath, operationsTagged } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { declaredGrants, grantMeets } from '../helpers/grant-check';
 import { AL, ENTERPRISE, ORG, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 
-// Expected statuses for #23–#27 computed from the requirements table and what each caller
+// Expected statuses for #23–#27 computed from the catalogue's requirements and what each caller
 // is in the world, in the order the rules apply.
 
 type RepoName = 'repo-1' | 'repo-4'; // private, public
@@ -54,22 +55,23 @@ const CALLERS: Caller[] = [
   fine('an installation on another organization', AL.installationOther, false, null),
 ];
 
-interface Operation { name: OperationName; method: 'get' | 'patch'; path: string; target: 'enterprise' | 'org' | RepoName; success: number }
+interface Operation { name: OperationName; method: HttpMethod; path: string; target: 'enterprise' | 'org' | RepoName; success: number }
+// The catalogue's #23–#27: the enterprise and organization lists, then the repository operations on each repository.
+const ALERT_OPERATIONS = operationsTagged('dependency-alerts');
+const operationOn = (entry: (typeof ALERT_OPERATIONS)[number], target: Operation['target']): Operation => ({
+  name: entry.name, method: entry.method, target, success: entry.success,
+  path: fillPath(entry.path, { enterprise: ENTERPRISE, org: ORG, owner: ORG, repo: target, alert_number: '1' }),
+});
 const OPERATIONS: Operation[] = [
-  { name: 'listEnterpriseDependencyAlerts', method: 'get', path: `/enterprises/${ENTERPRISE}/dependency-bot/alerts`, target: 'enterprise', success: 200 },
-  { name: 'listOrgDependencyAlerts', method: 'get', path: `/orgs/${ORG}/dependency-bot/alerts`, target: 'org', success: 200 },
-  ...(['repo-1', 'repo-4'] as const).flatMap((repo): Operation[] => [
-    { name: 'listRepoDependencyAlerts', method: 'get', path: `/repos/${ORG}/${repo}/dependency-bot/alerts`, target: repo, success: 200 },
-    { name: 'getDependencyAlert', method: 'get', path: `/repos/${ORG}/${repo}/dependency-bot/alerts/1`, target: repo, success: 200 },
-    { name: 'updateDependencyAlert', method: 'patch', path: `/repos/${ORG}/${repo}/dependency-bot/alerts/1`, target: repo, success: 200 },
-  ]),
+  ...ALERT_OPERATIONS.filter((entry) => entry.requirement.target !== 'repo').map((entry) => operationOn(entry, entry.requirement.target as 'enterprise' | 'org')),
+  ...(['repo-1', 'repo-4'] as const).flatMap((repo) => ALERT_OPERATIONS.filter((entry) => entry.requirement.target === 'repo').map((entry) => operationOn(entry, repo))),
 ];
 
 const RANK = { read: 1, triage: 2, write: 3, maintain: 4, admin: 5 } as const;
 const atLeast = (p: RepoPermission, needed: keyof typeof RANK) => p !== null && RANK[p] >= RANK[needed];
 
 function expectedStatus(op: Operation, caller: Caller): number {
-  const requirement = requirementOf(op.name);
+  const requirement = CATALOGUE[op.name].requirement;
   if (caller.kind === 'invalid' || caller.kind === 'none') return 401;
   const repo = op.target === 'enterprise' || op.target === 'org' ? undefined : op.target;
   const isPublicRepo = repo === 'repo-4';
@@ -105,7 +107,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe.each(OPERATIONS.map((op) => [`${requirementOf(op.name).spec} ${op.method.toUpperCase()} ${op.target}`, op] as const))('%s', (_title, op) => {
+describe.each(OPERATIONS.map((op) => [`#${CATALOGUE[op.name].number} ${op.method.toUpperCase()} ${op.target}`, op] as const))('%s', (_title, op) => {
   it.each(CALLERS.map((caller) => [caller.name, caller] as const))('for %s, answers as the rules say', async (_name, caller) => {
     const request = t.http()[op.method](op.path);
     if ('token' in caller) request.set(bearer(caller.token));

@@ -1,10 +1,11 @@
 import type { Permissions, Scope } from '../../src/auth/grants';
 import { declaredGrants, grantMeets } from '../helpers/grant-check';
-import { requirementOf, type OperationName } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
+import { fillPath, operationsTagged } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { ENTERPRISE, ORG, T, oidcWorld } from '../helpers/oidc-world';
 
-// Expected statuses for #11–#20 computed from the requirements table and what each caller
+// Expected statuses for #11–#20 computed from the catalogue's requirements and what each caller
 // is in the world, in the order the rules apply.
 
 type RepoPermission = 'read' | 'write' | 'admin' | null;
@@ -57,34 +58,34 @@ const CALLERS: Caller[] = [
 
 interface Operation {
   name: OperationName;
-  method: 'get' | 'post' | 'put' | 'delete';
+  method: HttpMethod;
   path: string;
   body?: object;
   success: number;
   target: 'enterprise' | 'org' | 'private-repo' | 'public-repo';
 }
-const ent = `/enterprises/${ENTERPRISE}/actions/oidc/customization/properties/repo`;
-const org = `/orgs/${ORG}/actions/oidc/customization/properties/repo`;
-const OPERATIONS: Operation[] = [
-  { name: 'listEnterpriseOidcInclusions', method: 'get', path: ent, success: 200, target: 'enterprise' },
-  { name: 'createEnterpriseOidcInclusion', method: 'post', path: ent, body: { custom_property_name: 'team' }, success: 201, target: 'enterprise' },
-  { name: 'deleteEnterpriseOidcInclusion', method: 'delete', path: `${ent}/environment`, success: 204, target: 'enterprise' },
-  { name: 'listOrgOidcInclusions', method: 'get', path: org, success: 200, target: 'org' },
-  { name: 'createOrgOidcInclusion', method: 'post', path: org, body: { custom_property_name: 'team' }, success: 201, target: 'org' },
-  { name: 'deleteOrgOidcInclusion', method: 'delete', path: `${org}/environment`, success: 204, target: 'org' },
-  { name: 'getOrgOidcSubjectTemplate', method: 'get', path: `/orgs/${ORG}/actions/oidc/customization/sub`, success: 200, target: 'org' },
-  { name: 'setOrgOidcSubjectTemplate', method: 'put', path: `/orgs/${ORG}/actions/oidc/customization/sub`, body: { include_claim_keys: ['repo', 'context'] }, success: 201, target: 'org' },
-  { name: 'getRepoOidcSubjectTemplate', method: 'get', path: `/repos/${ORG}/private-repo/actions/oidc/customization/sub`, success: 200, target: 'private-repo' },
-  { name: 'getRepoOidcSubjectTemplate', method: 'get', path: `/repos/${ORG}/public-repo/actions/oidc/customization/sub`, success: 200, target: 'public-repo' },
-  { name: 'setRepoOidcSubjectTemplate', method: 'put', path: `/repos/${ORG}/private-repo/actions/oidc/customization/sub`, body: { use_default: true }, success: 201, target: 'private-repo' },
-  { name: 'setRepoOidcSubjectTemplate', method: 'put', path: `/repos/${ORG}/public-repo/actions/oidc/customization/sub`, body: { use_default: true }, success: 201, target: 'public-repo' },
-];
+/** Valid bodies of the operations that take one. */
+const BODIES: Partial<Record<OperationName, object>> = {
+  createEnterpriseOidcInclusion: { custom_property_name: 'team' },
+  createOrgOidcInclusion: { custom_property_name: 'team' },
+  setOrgOidcSubjectTemplate: { include_claim_keys: ['repo', 'context'] },
+  setRepoOidcSubjectTemplate: { use_default: true },
+};
+// The catalogue's #11–#20; the repository ones on a private and a public repository.
+const OPERATIONS: Operation[] = operationsTagged('oidc').flatMap((entry) => {
+  const targets = entry.requirement.target === 'repo' ? (['private-repo', 'public-repo'] as const) : [entry.requirement.target as 'enterprise' | 'org'];
+  const body = BODIES[entry.name];
+  return targets.map((target) => ({
+    name: entry.name, method: entry.method, success: entry.success, target, ...(body ? { body } : {}),
+    path: fillPath(entry.path, { enterprise: ENTERPRISE, org: ORG, owner: ORG, repo: target, custom_property_name: 'environment' }),
+  }));
+});
 
 const RANK = { read: 1, write: 2, admin: 3 } as const;
 const atLeast = (p: RepoPermission, needed: keyof typeof RANK) => p !== null && RANK[p] >= RANK[needed];
 
 function expectedStatus(op: Operation, caller: Caller): number {
-  const requirement = requirementOf(op.name);
+  const requirement = CATALOGUE[op.name].requirement;
   const repo: RepoName | undefined = op.target === 'private-repo' || op.target === 'public-repo' ? op.target : undefined;
   if (caller.kind === 'invalid') return 401;
   if (requirement.publicRead && repo === 'public-repo') return op.success;
@@ -132,7 +133,7 @@ async function resetInclusions(): Promise<void> {
   await t.db.knex('organization_oidc_property_inclusions').insert({ org_id: ids.org, custom_property_name: 'environment', created_at: now });
 }
 
-describe.each(OPERATIONS.map((op) => [`${requirementOf(op.name).spec} ${op.method.toUpperCase()} (${op.target})`, op] as const))('%s', (_title, op) => {
+describe.each(OPERATIONS.map((op) => [`#${CATALOGUE[op.name].number} ${op.method.toUpperCase()} (${op.target})`, op] as const))('%s', (_title, op) => {
   it.each(CALLERS.map((caller) => [caller.name, caller] as const))('for %s, answers as the rules say', async (_name, caller) => {
     await resetInclusions();
     const request = t.http()[op.method](op.path);

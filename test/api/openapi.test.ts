@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REQUIREMENTS } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, OPERATION_LIST } from '../../src/operations';
 import { OpenApiValidator, assertDocumented } from '../helpers/openapi-validator';
 import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, type Operation } from '../helpers/operations';
 import { sendOperation, sendToMissingOwner, type SendOverrides } from '../helpers/send-operation';
@@ -44,14 +44,14 @@ describe('GET /openapi.json', () => {
     expect((await t.http().get('/api/v3/openapi.json')).body).toEqual(res.body); // the enterprise-server layout too
   });
 
-  it('describes exactly the 27 operations of the requirements table, with their grants', () => {
-    const expected = Object.values(REQUIREMENTS).map((r) => r.operationId).sort();
+  it('describes exactly the 27 operations of the catalogue, with their grants', () => {
+    const expected = OPERATION_LIST.map((entry) => entry.operationId).sort();
     expect(validator.operationIds().sort()).toEqual(expected);
     expect(expected).toHaveLength(27);
     for (const op of OPERATIONS) {
       const described = (document.paths as Record<string, Record<string, Record<string, unknown>>>)[op.path]?.[op.method.toLowerCase()];
-      expect(described?.operationId).toBe(REQUIREMENTS[op.name].operationId);
-      expect(described?.['x-oauth-scopes']).toEqual([...REQUIREMENTS[op.name].scopes]);
+      expect(described?.operationId).toBe(CATALOGUE[op.name].operationId);
+      expect(described?.['x-oauth-scopes']).toEqual([...CATALOGUE[op.name].requirement.scopes]);
       expect(Object.keys(described?.responses as object)).toContain(String(op.success[0]));
     }
   });
@@ -126,7 +126,7 @@ describe('real responses match the description', () => {
       const token = op.path.startsWith('/enterprises/') ? 'svc_demo_alice_fine_grained' : 'svc_demo_alice_enterprise';
       const res = await send(op, token);
       // #19 and #22 answer anyone on a public repository (spec §5).
-      const allowed = 'publicRead' in REQUIREMENTS[op.name] ? [200, 403, 404] : [403, 404];
+      const allowed = CATALOGUE[op.name].requirement.publicRead === true ? [200, 403, 404] : [403, 404];
       expect({ op: op.number, allowed: allowed.includes(res.status) }).toEqual({ op: op.number, allowed: true });
       statuses.add(res.status);
       assertDocumented(validator, res);
@@ -140,7 +140,7 @@ describe('real responses match the description', () => {
       expect({ op: op.number, status: res.status }).toEqual({ op: op.number, status: 404 });
       assertDocumented(validator, res);
       // Swagger UI's deep link, #/{tag}/{operationId}, each segment encoded (test/e2e/browser.test.ts opens them).
-      const { operationId } = REQUIREMENTS[op.name];
+      const { operationId } = CATALOGUE[op.name];
       const tag = validator.tagOf(op.method, op.path);
       expect(res.body.documentation_url).toBe(`${t.url}/docs/#/${tag}/${encodeURIComponent(operationId)}`);
     }

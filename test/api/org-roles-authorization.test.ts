@@ -1,10 +1,11 @@
 import type { Permissions, Scope } from '../../src/auth/grants';
 import { grantMeets } from '../helpers/grant-check';
-import { REQUIREMENTS, type OperationName } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
+import { fillPath, operationsTagged } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { ORG, TOKENS, rolesWorld } from '../helpers/roles-world';
 
-// Expected statuses are computed from the requirements table and what each caller is
+// Expected statuses are computed from the catalogue's requirements and what each caller is
 // in the world, in the order the rules apply: 401, 404 (invisible), 403 grant, 403 caller.
 
 type Caller =
@@ -40,26 +41,19 @@ const CALLERS: Caller[] = [
 
 interface Operation {
   name: OperationName;
-  method: 'get' | 'put' | 'delete';
+  method: HttpMethod;
   path: (roleId: number) => string;
 }
 
-const base = `/orgs/${ORG}/organization-roles`;
-const OPERATIONS: Operation[] = [
-  { name: 'listOrgRoles', method: 'get', path: () => base },
-  { name: 'revokeAllOrgRolesTeam', method: 'delete', path: () => `${base}/teams/plain` },
-  { name: 'assignTeamToOrgRole', method: 'put', path: (id) => `${base}/teams/plain/${id}` },
-  { name: 'revokeOrgRoleTeam', method: 'delete', path: (id) => `${base}/teams/plain/${id}` },
-  { name: 'revokeAllOrgRolesUser', method: 'delete', path: () => `${base}/users/newcomer` },
-  { name: 'assignUserToOrgRole', method: 'put', path: (id) => `${base}/users/newcomer/${id}` },
-  { name: 'revokeOrgRoleUser', method: 'delete', path: (id) => `${base}/users/newcomer/${id}` },
-  { name: 'getOrgRole', method: 'get', path: (id) => `${base}/${id}` },
-  { name: 'listOrgRoleTeams', method: 'get', path: (id) => `${base}/${id}/teams` },
-  { name: 'listOrgRoleUsers', method: 'get', path: (id) => `${base}/${id}/users` },
-];
+// The catalogue's #1–#10, on the team "plain", the user "newcomer" and the role under test.
+const OPERATIONS: Operation[] = operationsTagged('organization-roles').map((entry) => ({
+  name: entry.name,
+  method: entry.method,
+  path: (id) => fillPath(entry.path, { org: ORG, team_slug: 'plain', username: 'newcomer', role_id: String(id) }),
+}));
 
 function expectedStatus(operation: Operation, caller: Caller): number {
-  const requirement = REQUIREMENTS[operation.name];
+  const requirement = CATALOGUE[operation.name].requirement;
   const success = operation.method === 'get' ? 200 : 204;
   if (caller.credentials === 'none' || caller.credentials === 'invalid') return 401;
   let person: { isOwner: boolean; readsRoles: boolean } | null;
@@ -93,12 +87,12 @@ describe.each(OPERATIONS)('$name ($method)', (operation) => {
     const expected = expectedStatus(operation, caller);
     expect({ status: res.status, message: res.body?.message }).toEqual({ status: expected, message: expected < 300 ? undefined : expect.any(String) });
     if (expected === 404) expect(res.body).toEqual({ message: 'Not Found', documentation_url: expect.any(String), status: '404' });
-    if (caller.credentials === 'scopes') expect(res.headers['x-accepted-oauth-scopes']).toBe(REQUIREMENTS[operation.name].scopes.join(', '));
+    if (caller.credentials === 'scopes') expect(res.headers['x-accepted-oauth-scopes']).toBe(CATALOGUE[operation.name].requirement.scopes.join(', '));
   });
 });
 
 it('answers an invisible organization exactly like a missing one', async () => {
-  const invisible = await t.http().get(base).set(bearer(TOKENS.ownerFineGrainedOtherOrg));
+  const invisible = await t.http().get(`/orgs/${ORG}/organization-roles`).set(bearer(TOKENS.ownerFineGrainedOtherOrg));
   const missing = await t.http().get('/orgs/no-such-org/organization-roles').set(bearer(TOKENS.ownerFineGrainedOtherOrg));
   expect(invisible.status).toBe(404);
   expect(invisible.text).toBe(missing.text);

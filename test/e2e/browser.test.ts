@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium';
-import { REQUIREMENTS } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE } from '../../src/operations';
 import { API_VERSION } from '../../src/http/api-version';
 import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld } from '../helpers/operations';
 import { sendToMissingOwner } from '../helpers/send-operation';
@@ -122,7 +122,7 @@ describe('documentation_url', () => {
     expect(described).toHaveLength(OPERATIONS.length);
     const context = await browser.newContext();
     for (const op of OPERATIONS) {
-      const { operationId } = REQUIREMENTS[op.name];
+      const { operationId } = CATALOGUE[op.name];
       const res = await sendToMissingOwner(t, op, DEMO_OWNER_TOKEN);
       expect({ operationId, status: res.status }).toEqual({ operationId, status: 404 });
       const url = String(res.body.documentation_url);

@@ -1,9 +1,10 @@
 import { expandScopes, grantsLevel } from '../../src/auth/grants';
-import { REQUIREMENTS, type CallerRule, type OperationName } from '../../src/auth/requirements';
+import type { CallerRule } from '../../src/auth/requirements';
+import { OPERATIONS, type OperationName } from '../../src/operations';
 import type { Caller, SecurityWorld } from './security-world';
 
 // The access oracle of the security tests: what an operation must answer a caller on a
-// target, from the requirements table and what the caller is in the world file alone (no
+// target, from the catalogue's requirements (src/operations) and what the caller is in the world file alone (no
 // database, no service code). The rules in order: 401, 404 (invisible = missing), 403 for
 // the token's grant, 403 for who the caller is, then success.
 
@@ -81,12 +82,12 @@ export class AccessOracle {
   }
 
   expect(caller: Caller, operation: OperationName, target: Target, success: number): Expectation {
-    const requirement = REQUIREMENTS[operation];
+    const { requirement } = OPERATIONS[operation];
     if (caller.refused) return { status: 401, reason: 'credentials' };
     const publicRepo = target.kind === 'repo' && this.exists(target) && !this.isPrivateRepo(target);
-    if ('publicRead' in requirement && requirement.publicRead && publicRepo) return { status: success, reason: 'allowed' };
+    if (requirement.publicRead === true && publicRepo) return { status: success, reason: 'allowed' };
     const token = caller.token;
-    if (!token) return 'publicRead' in requirement && requirement.publicRead ? { status: 404, reason: 'invisible' } : { status: 401, reason: 'credentials' };
+    if (!token) return requirement.publicRead === true ? { status: 404, reason: 'invisible' } : { status: 401, reason: 'credentials' };
     const usesPermissions = token.permissions !== undefined;
     // spec §5 #23: fine-grained and app tokens are refused whatever they name.
     if (usesPermissions && requirement.permission === null) return { status: 403, reason: 'grant' };
@@ -97,7 +98,7 @@ export class AccessOracle {
   }
 
   private grantMeets(caller: Caller, operation: OperationName, target: Target): boolean {
-    const requirement = REQUIREMENTS[operation];
+    const { requirement } = OPERATIONS[operation];
     const token = caller.token!;
     if (token.permissions !== undefined) {
       return requirement.permission !== null && grantsLevel(token.permissions[requirement.permission[0]], requirement.permission[1]);
@@ -105,7 +106,7 @@ export class AccessOracle {
     const effective = expandScopes(token.scopes ?? []);
     if (requirement.scopes.some((s) => effective.has(s))) return true;
     // public_repo suffices on a public repository and, showing public ones only, on the organization list.
-    const publicScopes: readonly string[] = 'publicScopes' in requirement ? requirement.publicScopes : [];
+    const publicScopes: readonly string[] = requirement.publicScopes ?? [];
     const publicTarget = target.kind === 'org' || (target.kind === 'repo' && !this.isPrivateRepo(target));
     return publicTarget && [...effective].some((s) => publicScopes.includes(s));
   }

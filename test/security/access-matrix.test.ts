@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { REQUIREMENTS } from '../../src/auth/requirements';
+import { OPERATIONS as CATALOGUE, OPERATION_LIST } from '../../src/operations';
 import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { SECURITY_OPERATIONS as OPERATIONS, type SecurityOperation as Operation } from '../helpers/security-operations';
 import { hashTables } from '../helpers/table-hash';
@@ -8,7 +8,7 @@ import { CALLERS, TARGETS, missingTarget, securityWorld, type Caller } from '../
 
 // The access matrix of issue 8: every operation of the spec (#1–#27), for every kind of
 // caller, on every kind of target. Each expected status is computed by the oracle from the
-// requirements table and the world file; 404s must be byte-identical to a missing thing.
+// catalogue's requirements and the world file; 404s must be byte-identical to a missing thing.
 
 const world = securityWorld();
 const oracle = new AccessOracle(world);
@@ -32,7 +32,7 @@ async function send(op: Operation, target: Target, caller: Caller): Promise<Resp
 const missingAnswers = new Map<string, Promise<Response>>();
 function missingAnswer(op: Operation, caller: Caller): Promise<Response> {
   const key = `${op.name} ${caller.key}`;
-  if (!missingAnswers.has(key)) missingAnswers.set(key, send(op, missingTarget(REQUIREMENTS[op.name].target), caller));
+  if (!missingAnswers.has(key)) missingAnswers.set(key, send(op, missingTarget(CATALOGUE[op.name].requirement.target), caller));
   return missingAnswers.get(key)!;
 }
 
@@ -40,7 +40,7 @@ const pick = (res: Response) => ({ status: res.status, text: res.text, headers: 
 
 /** What is wrong with one answer, or nothing. */
 async function problemsOf(op: Operation, target: Target, caller: Caller, res: Response): Promise<object | undefined> {
-  const requirement = REQUIREMENTS[op.name];
+  const requirement = CATALOGUE[op.name].requirement;
   const expected = oracle.expect(caller, op.name, target, op.success);
   const got: Record<string, unknown> = { status: res.status };
   const want: Record<string, unknown> = { status: expected.status };
@@ -78,10 +78,11 @@ async function problemsOf(op: Operation, target: Target, caller: Caller, res: Re
   }
 }
 
-const ROWS = OPERATIONS.flatMap((op) => TARGETS[REQUIREMENTS[op.name].target].map(({ label, target }) => ({ op, label, target })));
+const ROWS = OPERATIONS.flatMap((op) => TARGETS[CATALOGUE[op.name].requirement.target].map(({ label, target }) => ({ op, label, target })));
 
-it('covers every operation of the requirements table once', () => {
-  expect(OPERATIONS.map((op) => op.name).sort()).toEqual(Object.keys(REQUIREMENTS).sort());
+it('covers every operation of the catalogue once, with a body for each that takes one', () => {
+  expect(OPERATIONS.map((op) => op.name).sort()).toEqual(OPERATION_LIST.map((entry) => entry.name).sort());
+  expect(OPERATIONS.filter((op) => op.body).map((op) => op.name).sort()).toEqual(OPERATION_LIST.filter((entry) => entry.request.body).map((entry) => entry.name).sort());
 });
 
 it('expects every kind of answer somewhere, so no rule goes untried', () => {
@@ -105,7 +106,7 @@ async function sendAll(op: Operation, target: Target, callers: Caller[]): Promis
 
 const isRefused = (op: Operation, target: Target, caller: Caller) => oracle.expect(caller, op.name, target, op.success).status >= 400;
 
-describe.each(ROWS.map((row) => [`${REQUIREMENTS[row.op.name].spec} ${row.op.method.toUpperCase()} on ${row.label}`, row] as const))('%s', (_title, { op, target }) => {
+describe.each(ROWS.map((row) => [`#${CATALOGUE[row.op.name].number} ${row.op.method.toUpperCase()} on ${row.label}`, row] as const))('%s', (_title, { op, target }) => {
   it('answers every caller as the rules say', async () => {
     if (op.method === 'get') {
       expect(await sendAll(op, target, CALLERS)).toEqual([]);

@@ -1,5 +1,5 @@
 import type { Response, Test } from 'supertest';
-import { REQUIREMENTS } from '../../src/auth/requirements';
+import { OPERATIONS } from '../../src/operations';
 import { encodeNodeId } from '../../src/shared/node-id';
 import { AccessOracle } from '../helpers/access-oracle';
 import { SECURITY_OPERATIONS } from '../helpers/security-operations';
@@ -111,9 +111,9 @@ describe('ids are scoped to their repository or organization', () => {
 
 describe('conditional requests', () => {
   const READS = SECURITY_OPERATIONS.filter((op) => op.method === 'get');
-  const ROWS = READS.flatMap((op) => TARGETS[REQUIREMENTS[op.name].target].slice(0, -1).map(({ label, target }) => ({ op, label, target })));
+  const ROWS = READS.flatMap((op) => TARGETS[OPERATIONS[op.name].requirement.target].slice(0, -1).map(({ label, target }) => ({ op, label, target })));
 
-  it.each(ROWS.map((row) => [`${REQUIREMENTS[row.op.name].spec} on ${row.label}`, row] as const))(
+  it.each(ROWS.map((row) => [`#${OPERATIONS[row.op.name].number} on ${row.label}`, row] as const))(
     '%s: an ETag seen by one caller never yields a 304 to another who may not see the same thing, and every answer varies on Authorization',
     async (_title, { op, target }) => {
       const seer = CALLERS.find((c) => oracle.expect(c, op.name, target, 200).status === 200 && c.token !== undefined)!;
@@ -150,9 +150,9 @@ describe('mass assignment', () => {
   const WRITES = SECURITY_OPERATIONS.filter((op) => op.body !== undefined);
   // spec §4.2: #12 and #15 list 400 for invalid input; every other operation 422 (README "API conventions").
   const invalidStatus = (name: string) => (name === 'createEnterpriseOidcInclusion' || name === 'createOrgOidcInclusion' ? 400 : 422);
-  const writable = (op: (typeof WRITES)[number]) => TARGETS[REQUIREMENTS[op.name].target].find(({ target }) => oracle.expect(OWNER, op.name, target, op.success).status < 300)!.target;
+  const writable = (op: (typeof WRITES)[number]) => TARGETS[OPERATIONS[op.name].requirement.target].find(({ target }) => oracle.expect(OWNER, op.name, target, op.success).status < 300)!.target;
 
-  const ROWS = WRITES.flatMap((op) => FORBIDDEN.map(([key, value]) => [`${REQUIREMENTS[op.name].spec} ${op.method.toUpperCase()} with "${key}"`, op, key, value] as const));
+  const ROWS = WRITES.flatMap((op) => FORBIDDEN.map(([key, value]) => [`#${OPERATIONS[op.name].number} ${op.method.toUpperCase()} with "${key}"`, op, key, value] as const));
 
   it.each(ROWS)('REST %s is refused with the documented error naming the key, and changes nothing', async (_title, op, key, value) => {
     const valid = op.body!(OWNER);

@@ -1,6 +1,6 @@
 import { repoTarget, type Authorizer, type Decision } from '../../auth/authorizer';
 import type { Principal } from '../../auth/principal';
-import type { OperationName } from '../../auth/requirements';
+import type { OperationName } from '../../operations';
 import type { Executor } from '../../database/transaction';
 import type { AccountsStore } from './accounts.store';
 import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord } from './accounts.types';

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { jsonBody } from '../../http/body';
 import { apiBaseOf, principalOf } from '../../http/locals';
-import { operation } from '../../http/operation';
+import { linkedRoute, route } from '../../http/operation';
 import { rejectPageParameter, setCursorLinks } from '../../http/pagination';
 import { sendJson } from '../../http/respond';
 import { parseInput } from '../../http/validate';
@@ -13,18 +13,18 @@ import type { AttestationsService } from './attestations.service';
 export function attestationsRoutes(attestations: AttestationsService, cached: RequestHandler): Router {
   const router = Router();
 
-  router.post('/repos/:owner/:repo/attestations', operation('createAttestation'), async (req, res) => {
+  route(router, 'createAttestation', async (req, res) => {
     const p = parseInput(repoPath, req.params, ATTESTATION_INPUT);
     const body = parseInput(createBody, jsonBody(req), ATTESTATION_INPUT);
     sendJson(res, 201, await attestations.create(principalOf(res), p.owner, p.repo, body.bundle));
   });
 
-  router.get('/repos/:owner/:repo/attestations/bundles/:attestation_id', operation('listAttestations'), cached, async (req, res) => {
+  linkedRoute(router, 'listAttestations', 'bundle', cached, async (req, res) => {
     const p = parseInput(bundlePath, req.params, ATTESTATION_INPUT);
     sendJson(res, 200, (await attestations.get(principalOf(res), p.owner, p.repo, p.attestation_id)).bundle);
   });
 
-  router.get('/repos/:owner/:repo/attestations/:subject_digest', operation('listAttestations'), cached, async (req, res) => {
+  route(router, 'listAttestations', cached, async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(subjectPath, req.params, ATTESTATION_INPUT);
     const q = parseInput(listQuery, req.query, ATTESTATION_INPUT);

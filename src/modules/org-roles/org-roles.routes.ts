@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { apiBaseOf, principalOf } from '../../http/locals';
-import { operation } from '../../http/operation';
+import { route } from '../../http/operation';
 import { setPageLinks } from '../../http/pagination';
 import { sendEmpty, sendJson } from '../../http/respond';
 import { parseInput } from '../../http/validate';
@@ -13,9 +13,8 @@ import type { OrgRolesService } from './org-roles.service';
 /** Spec §4.1, #1–#10. */
 export function orgRolesRoutes(roles: OrgRolesService, cached: RequestHandler): Router {
   const router = Router();
-  const base = '/orgs/:org/organization-roles';
 
-  router.get(base, operation('listOrgRoles'), cached, async (req, res) => {
+  route(router, 'listOrgRoles', cached, async (req, res) => {
     const { org } = parseInput(orgPath, req.params, ROLE_INPUT);
     const result = await roles.listRoles(principalOf(res), org);
     sendJson(res, 200, {
@@ -24,49 +23,49 @@ export function orgRolesRoutes(roles: OrgRolesService, cached: RequestHandler): 
     });
   });
 
-  router.delete(`${base}/teams/:team_slug`, operation('revokeAllOrgRolesTeam'), async (req, res) => {
+  route(router, 'revokeAllOrgRolesTeam', async (req, res) => {
     const p = parseInput(teamPath, req.params, ROLE_INPUT);
     await roles.revokeAllFromTeam(principalOf(res), p.org, p.team_slug);
     sendEmpty(res, 204);
   });
 
-  router.put(`${base}/teams/:team_slug/:role_id`, operation('assignTeamToOrgRole'), async (req, res) => {
+  route(router, 'assignTeamToOrgRole', async (req, res) => {
     const p = parseInput(teamRolePath, req.params, ROLE_INPUT);
     await roles.assignToTeam(principalOf(res), p.org, p.team_slug, p.role_id);
     sendEmpty(res, 204);
   });
 
-  router.delete(`${base}/teams/:team_slug/:role_id`, operation('revokeOrgRoleTeam'), async (req, res) => {
+  route(router, 'revokeOrgRoleTeam', async (req, res) => {
     const p = parseInput(teamRolePath, req.params, ROLE_INPUT);
     await roles.revokeFromTeam(principalOf(res), p.org, p.team_slug, p.role_id);
     sendEmpty(res, 204);
   });
 
-  router.delete(`${base}/users/:username`, operation('revokeAllOrgRolesUser'), async (req, res) => {
+  route(router, 'revokeAllOrgRolesUser', async (req, res) => {
     const p = parseInput(userPath, req.params, ROLE_INPUT);
     await roles.revokeAllFromUser(principalOf(res), p.org, p.username);
     sendEmpty(res, 204);
   });
 
-  router.put(`${base}/users/:username/:role_id`, operation('assignUserToOrgRole'), async (req, res) => {
+  route(router, 'assignUserToOrgRole', async (req, res) => {
     const p = parseInput(userRolePath, req.params, ROLE_INPUT);
     await roles.assignToUser(principalOf(res), p.org, p.username, p.role_id);
     sendEmpty(res, 204);
   });
 
-  router.delete(`${base}/users/:username/:role_id`, operation('revokeOrgRoleUser'), async (req, res) => {
+  route(router, 'revokeOrgRoleUser', async (req, res) => {
     const p = parseInput(userRolePath, req.params, ROLE_INPUT);
     await roles.revokeFromUser(principalOf(res), p.org, p.username, p.role_id);
     sendEmpty(res, 204);
   });
 
-  router.get(`${base}/:role_id`, operation('getOrgRole'), cached, async (req, res) => {
+  route(router, 'getOrgRole', cached, async (req, res) => {
     const p = parseInput(rolePath, req.params, ROLE_INPUT);
     const result = await roles.getRole(principalOf(res), p.org, p.role_id);
     sendJson(res, 200, serializeRole(apiBaseOf(res), result.org, result.role));
   });
 
-  router.get(`${base}/:role_id/teams`, operation('listOrgRoleTeams'), cached, async (req, res) => {
+  route(router, 'listOrgRoleTeams', cached, async (req, res) => {
     const p = parseInput(rolePath, req.params, ROLE_INPUT);
     const q = parseInput(roleMembersQuery, req.query, ROLE_INPUT);
     const result = await roles.listTeams(principalOf(res), p.org, p.role_id, { page: q.page, perPage: q.per_page });
@@ -74,7 +73,7 @@ export function orgRolesRoutes(roles: OrgRolesService, cached: RequestHandler): 
     sendJson(res, 200, result.items.map((item) => serializeRoleTeam(apiBaseOf(res), result.org, item)));
   });
 
-  router.get(`${base}/:role_id/users`, operation('listOrgRoleUsers'), cached, async (req, res) => {
+  route(router, 'listOrgRoleUsers', cached, async (req, res) => {
     const p = parseInput(rolePath, req.params, ROLE_INPUT);
     const q = parseInput(roleMembersQuery, req.query, ROLE_INPUT);
     const result = await roles.listUsers(principalOf(res), p.org, p.role_id, { page: q.page, perPage: q.per_page });

@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import type { Requirement } from '../auth/requirements';
+
+// What the catalogue says of one operation: everything the routes, the authorizer,
+// /openapi.json and the tests need to know about it, in one entry.
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The groups of the API description (its tags), in the order it lists them. */
+export const OPERATION_TAGS = ['organization-roles', 'oidc', 'attestations', 'dependency-alerts'] as const;
+export type OperationTag = (typeof OPERATION_TAGS)[number];
+
+export interface OperationDocs {
+  tag: OperationTag;
+  summary: string;
+  pagination?: 'page' | 'cursor';
+  /** Statuses beyond the ones every operation can answer (spec §4, §7). */
+  statuses?: readonly number[];
+}
+
+export interface Operation {
+  /** The spec's number (§4). */
+  number: number;
+  /** The original's operationId, which its generated clients name their methods by. */
+  operationId: string;
+  method: HttpMethod;
+  /** The path template, parameters in braces: `/orgs/{org}/organization-roles`. */
+  path: string;
+  /** Other templates that answer as `path` does (the original's own segment names). */
+  aliases?: readonly string[];
+  /**
+   * URLs the operation's answers link to, read with GET under its name and requirement, not
+   * described on their own (#22's `bundle_url`), by name.
+   */
+  linked?: Readonly<Record<string, string>>;
+  success: 200 | 201 | 204;
+  /** The schemas the route parses with (the same objects, never copies). */
+  request: { params: z.ZodObject; query?: z.ZodObject; body?: z.ZodObject };
+  /** The success body, one of the named response schemas (or an array of one); none for an empty answer. */
+  response?: { schema: z.ZodType; array?: boolean };
+  requirement: Requirement;
+  docs: OperationDocs;
+}
+
+/** An OpenAPI path template as an Express one: `{org}` becomes `:org`. */
+export function expressPath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ':$1');
+}
