@@ -6,6 +6,7 @@ import { encodeCursor } from '../../../database/keyset';
 import { encodeNodeId } from '../../../shared/node-id';
 import type { RepositoryRecord } from '../../accounts/accounts.types';
 import { Repository, toRepository } from '../../accounts/graphql/account.types';
+import { objectOf } from '../../accounts/graphql/node';
 import { ATTESTATION_INPUT, createBody, listQuery, subjectPath } from '../attestations.schemas';
 import { serializeAttestation } from '../attestations.serializers';
 import { ATTESTATIONS_LIST, type AttestationRecord } from '../attestations.store';
@@ -13,10 +14,10 @@ import { Attestation, AttestationArgs, AttestationConnection, AttestationSubject
 
 export function toAttestation(base: string, repo: RepositoryRecord, record: AttestationRecord): Attestation {
   const rest = serializeAttestation(base, { ownerLogin: repo.ownerLogin, name: repo.name }, record);
-  return {
+  return objectOf(Attestation, {
     id: encodeNodeId('Attestation', record.id), databaseId: record.id, bundle: record.bundle, predicateType: record.predicateType,
     bundleUrl: rest.bundle_url, initiator: record.initiatorLogin, repository: toRepository(base, repo), record,
-  };
+  });
 }
 
 @Resolver(() => Repository)

@@ -6,6 +6,7 @@ import { toConnection, windowOf, type Connection } from '../../../graphql/relay'
 import { parseArgs } from '../../../graphql/arguments';
 import { encodeNodeId } from '../../../shared/node-id';
 import { Enterprise, Organization, Repository, toRepository, toUser } from '../../accounts/graphql/account.types';
+import { objectOf } from '../../accounts/graphql/node';
 import { ALERT_INPUT, ALERT_QUERY_INPUT, enterpriseListQuery, filtersOf, orgListQuery, repoListQuery, updateBody } from '../alerts.schemas';
 import { serializeAlert } from '../alerts.serializers';
 import type { AlertPage, AlertView } from '../alerts.service';
@@ -27,7 +28,7 @@ function toVulnerability(v: AdvisoryVulnerability) {
 }
 
 export function toSecurityAdvisory(advisory: AdvisoryRecord): SecurityAdvisory {
-  return {
+  return objectOf(SecurityAdvisory, {
     id: encodeNodeId('Advisory', advisory.id), svcsaId: advisory.svcsaId, cveId: advisory.cveId, summary: advisory.summary, description: advisory.description,
     severity: advisory.severity, classification: advisory.classification,
     cvss: { vectorString: advisory.cvssVectorString, score: advisory.cvssScore ?? 0 }, cvssSeverities: advisory.cvssSeverities,
@@ -35,14 +36,14 @@ export function toSecurityAdvisory(advisory: AdvisoryRecord): SecurityAdvisory {
     cwes: advisory.cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })), identifiers: advisory.identifiers, references: advisory.references.map((r) => r.url),
     publishedAt: new Date(advisory.publishedAt), updatedAt: new Date(advisory.updatedAt), withdrawnAt: date(advisory.withdrawnAt),
     vulnerabilities: advisory.vulnerabilities.map(toVulnerability),
-  } as SecurityAdvisory;
+  } as SecurityAdvisory);
 }
 
 /** The GraphQL shape of an alert, from the same view REST serializes. */
 export function toDependencyAlert(base: string, view: AlertView): DependencyAlert {
   const rest = serializeAlert(base, view, { withRepository: false });
   const { alert, advisory } = view;
-  return {
+  return objectOf(DependencyAlert, {
     id: encodeNodeId('DependencyAlert', alert.id),
     number: alert.number,
     state: alert.state,
@@ -61,7 +62,7 @@ export function toDependencyAlert(base: string, view: AlertView): DependencyAler
     autoDismissedAt: date(alert.autoDismissedAt),
     assignees: view.assignees.map((u) => toUser(base, u)),
     repository: toRepository(base, view.repository),
-  } as DependencyAlert;
+  } as DependencyAlert);
 }
 
 /** A number in plain decimal notation (1e-7 → 0.0000001), as the REST expression takes it. */

@@ -5,17 +5,18 @@ import { ConnectionArgs, offsetCursor, offsetOf, windowOf, type Connection } fro
 import { encodeNodeId } from '../../../shared/node-id';
 import { Organization, Team, User, toOrganization, toTeam, toUser } from '../../accounts/graphql/account.types';
 import type { OrganizationRecord } from '../../accounts/accounts.types';
+import { objectOf } from '../../accounts/graphql/node';
 import type { RoleRecord } from '../org-roles.types';
 import {
   BaseRole, OrganizationRole, RoleAssignment, RoleSource, RoleTeamConnection, RoleUserConnection, TeamInput, TeamRoleInput, TeamRolePayload, UserInput, UserRoleInput, UserRolePayload,
 } from './role.types';
 
 export function toRole(base: string, org: OrganizationRecord, role: RoleRecord): OrganizationRole {
-  return {
+  return objectOf(OrganizationRole, {
     id: encodeNodeId('OrganizationRole', role.id, org.id), databaseId: role.id, name: role.name, description: role.description,
     permissions: role.permissions, baseRole: role.baseRole as BaseRole | null, source: role.source as RoleSource, createdAt: new Date(role.createdAt), updatedAt: new Date(role.updatedAt),
     organization: toOrganization(base, org), role, org,
-  };
+  });
 }
 
 /** Whether the window counts from the end of the list, so the list's size must be known first. */
