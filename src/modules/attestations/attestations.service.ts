@@ -8,7 +8,8 @@ import type { RepositoryRecord } from '../accounts/accounts.types';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import { checkBundle } from './attestation-bundle';
-import type { AttestationRecord, AttestationsStore, PredicateFilter } from './attestations.store';
+import type { AttestationsStore, PredicateFilter } from './attestations.store';
+import type { AttestationRecord, AttestationSubjectRecord } from './attestations.types';
 
 // Short predicate-type names users type (reference.md), beside full URIs.
 const PREDICATE_SHORT_NAMES: Record<string, PredicateFilter> = {
@@ -55,6 +56,11 @@ export class AttestationsService {
       page: await attestations.listBySubject(db, repo.id, digest, { predicate, perPage: page.perPage, after: page.after, before: page.before, fromEnd: page.fromEnd }),
       total: page.withTotal ? await attestations.countBySubject(db, repo.id, digest, predicate) : undefined,
     };
+  }
+
+  /** The subjects of attestations the caller has read (one statement for the batch). */
+  async subjectsByIds(_principal: Principal, ids: readonly number[]): Promise<Map<number, AttestationSubjectRecord[]>> {
+    return this.deps.attestations.subjectsOf(this.deps.db, ids);
   }
 
   /** An attestation by its id, with its repository, under #22's rules (GraphQL node ids). */

@@ -106,6 +106,11 @@ export class DependencyAlertsService {
     return this.get(principal, repo.ownerLogin, repo.name, location.number);
   }
 
+  /** An advisory by id: public reference data (GraphQL node ids). */
+  async findAdvisory(_principal: Principal, id: number): Promise<AdvisoryRecord | undefined> {
+    return (await this.deps.advisories.findByIds(this.deps.db, [id])).get(id);
+  }
+
   /** #27: state transitions of spec §3 and the assignee set, in one transaction. */
   async update(principal: Principal, ref: AlertRef, patch: AlertPatch): Promise<AlertView> {
     return withTransaction(this.deps.db, async (trx) => {

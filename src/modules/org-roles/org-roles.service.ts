@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../auth/principal';
 import { withTransaction, type Executor } from '../../database/transaction';
-import { NotFoundError, ValidationError } from '../../errors/domain';
+import { AuthenticationError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain';
 import { nowTimestamp } from '../../shared/time';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
@@ -44,6 +44,17 @@ export class OrgRolesService {
   }
 
   /** A role as an owner managing assignments sees it (the check of #3–#7, not of #8). */
+  /** Whether the caller sees the organization's teams as #9 shows them (GraphQL node(id:) of a team). */
+  async maySeeTeams(principal: Principal, orgLogin: string): Promise<boolean> {
+    try {
+      await this.deps.lookups.org(this.deps.db, principal, 'listOrgRoleTeams', orgLogin);
+      return true;
+    } catch (error) {
+      if (error instanceof ForbiddenError || error instanceof AuthenticationError) return false;
+      throw error;
+    }
+  }
+
   async getRoleForAdmin(principal: Principal, orgLogin: string, roleId: number): Promise<{ org: OrganizationRecord; role: RoleRecord }> {
     const { db } = this.deps;
     const org = await this.deps.lookups.org(db, principal, 'assignTeamToOrgRole', orgLogin);

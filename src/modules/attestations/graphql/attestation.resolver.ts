@@ -1,15 +1,16 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
+import { clearLoadersAfter } from '../../../graphql/loaders';
 import { toConnection, windowOf, type Connection } from '../../../graphql/relay';
 import { parseArgs } from '../../../graphql/arguments';
-import { encodeCursor } from '../../../database/keyset';
 import { encodeNodeId } from '../../../shared/node-id';
 import type { RepositoryRecord } from '../../accounts/accounts.types';
 import { Repository, toRepository } from '../../accounts/graphql/account.types';
 import { objectOf } from '../../accounts/graphql/node';
 import { ATTESTATION_INPUT, createBody, listQuery, subjectPath } from '../attestations.schemas';
 import { serializeAttestation } from '../attestations.serializers';
-import { ATTESTATIONS_LIST, type AttestationRecord } from '../attestations.store';
+import { attestationCursor } from '../attestations.cursors';
+import type { AttestationRecord } from '../attestations.types';
 import { Attestation, AttestationArgs, AttestationConnection, AttestationSubject, CreateAttestationInput, CreateAttestationPayload } from './attestation.types';
 
 export function toAttestation(base: string, repo: RepositoryRecord, record: AttestationRecord): Attestation {
@@ -32,7 +33,7 @@ export class RepositoryAttestations {
       predicateType: args.predicateType ?? undefined, perPage: Math.max(window.perPage, 1), after: window.after, before: window.before, fromEnd: window.fromEnd, withTotal: true,
     });
     const items = window.perPage === 0 ? [] : result.page.items;
-    return toConnection({ ...result.page, items }, (a) => encodeCursor(ATTESTATIONS_LIST, [a.id]), (a) => toAttestation(ctx.apiBase, result.repo, a), result.total ?? items.length);
+    return toConnection({ ...result.page, items }, attestationCursor, (a) => toAttestation(ctx.apiBase, result.repo, a), result.total ?? items.length);
   }
 }
 
@@ -45,6 +46,7 @@ export class AttestationSubjects {
 }
 
 @Resolver()
+@UseMiddleware(clearLoadersAfter)
 export class AttestationMutations {
   @Mutation(() => CreateAttestationPayload, { nullable: true, description: 'Checks a signed bundle and stores it against a repository (once).' })
   async createAttestation(@Arg('input', { description: 'The repository and bundle.' }) input: CreateAttestationInput, @Ctx() ctx: GraphQLContext): Promise<CreateAttestationPayload> {

@@ -1,5 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
+import { clearLoadersAfter } from '../../../graphql/loaders';
 import { toConnection, type Connection } from '../../../graphql/relay';
 import { encodeNodeId } from '../../../shared/node-id';
 import { Enterprise, Organization, Repository, toRepository, toUser } from '../../accounts/graphql/account.types';
@@ -101,6 +102,7 @@ export class RepositoryAlerts {
 }
 
 @Resolver()
+@UseMiddleware(clearLoadersAfter)
 export class DependencyAlertMutations {
   @Mutation(() => UpdateDependencyAlertPayload, { nullable: true, description: 'Dismisses or reopens a dependency alert, and/or replaces its assignees.' })
   async updateDependencyAlert(@Arg('input', { description: 'What to change.' }) input: UpdateDependencyAlertInput, @Ctx() ctx: GraphQLContext): Promise<UpdateDependencyAlertPayload> {

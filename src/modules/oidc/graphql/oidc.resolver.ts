@@ -1,5 +1,6 @@
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
+import { clearLoadersAfter } from '../../../graphql/loaders';
 import { parseArgs } from '../../../graphql/arguments';
 import { Enterprise, Organization, Repository, toEnterprise, toOrganization, toRepository } from '../../accounts/graphql/account.types';
 import { INCLUSION_INPUT, ORG_TEMPLATE_INPUT, REPO_TEMPLATE_INPUT, inclusionBody, orgTemplateBody, repoTemplateBody } from '../oidc.schemas';
@@ -43,6 +44,7 @@ export class RepositoryOidc {
 }
 
 @Resolver()
+@UseMiddleware(clearLoadersAfter)
 export class OidcMutations {
   @Mutation(() => EnterpriseInclusionPayload, { nullable: true, description: 'Includes a custom property in the OIDC tokens of every organization of an enterprise.' })
   async addEnterpriseOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: EnterpriseInclusionInput, @Ctx() ctx: GraphQLContext): Promise<EnterpriseInclusionPayload> {
@@ -76,8 +78,8 @@ export class OidcMutations {
   async setOrganizationOidcSubjectClaimTemplate(@Arg('input', { description: 'The template.' }) input: SetOrganizationSubjectClaimTemplateInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationTemplatePayload> {
     const body = parseArgs(orgTemplateBody, defined({ include_claim_keys: input.includeClaimKeys, use_immutable_subject: input.useImmutableSubject }), ORG_TEMPLATE_INPUT);
     await ctx.services.oidc.setOrgTemplate(ctx.principal, input.organization, { includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject });
-    const org = await ctx.services.lookups.org(ctx.services.database.knex, ctx.principal, 'getOrgOidcSubjectTemplate', input.organization);
-    return { organization: toOrganization(ctx.apiBase, org), template: await ctx.services.oidc.getOrgTemplate(ctx.principal, input.organization) };
+    const { org, template } = await ctx.services.oidc.getOrgTemplateWithOrg(ctx.principal, input.organization);
+    return { organization: toOrganization(ctx.apiBase, org), template };
   }
 
   @Mutation(() => RepositoryTemplatePayload, { nullable: true, description: 'Sets a repository\'s OIDC subject claim template and opt-in.' })
@@ -86,17 +88,17 @@ export class OidcMutations {
     await ctx.services.oidc.setRepoTemplate(ctx.principal, input.owner, input.repository, {
       useDefault: body.use_default, includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject,
     });
-    const repo = await ctx.services.lookups.repo(ctx.services.database.knex, ctx.principal, 'getRepoOidcSubjectTemplate', input.owner, input.repository);
-    return { repository: toRepository(ctx.apiBase, repo), template: await ctx.services.oidc.getRepoTemplate(ctx.principal, input.owner, input.repository) };
+    const { repo, template } = await ctx.services.oidc.getRepoTemplateWithRepo(ctx.principal, input.owner, input.repository);
+    return { repository: toRepository(ctx.apiBase, repo), template };
   }
 
   private async enterprisePayload(ctx: GraphQLContext, slug: string): Promise<EnterpriseInclusionPayload> {
-    const enterprise = await ctx.services.lookups.enterprise(ctx.services.database.knex, ctx.principal, 'listEnterpriseOidcInclusions', slug);
-    return { enterprise: toEnterprise(enterprise), inclusions: (await ctx.services.oidc.listEnterpriseInclusions(ctx.principal, slug)).map(toInclusion) };
+    const { enterprise, inclusions } = await ctx.services.oidc.listEnterpriseInclusionsWithEnterprise(ctx.principal, slug);
+    return { enterprise: toEnterprise(enterprise), inclusions: inclusions.map(toInclusion) };
   }
 
   private async organizationPayload(ctx: GraphQLContext, login: string): Promise<OrganizationInclusionPayload> {
-    const org = await ctx.services.lookups.org(ctx.services.database.knex, ctx.principal, 'listOrgOidcInclusions', login);
-    return { organization: toOrganization(ctx.apiBase, org), inclusions: (await ctx.services.oidc.listOrgInclusions(ctx.principal, login)).map(toInclusion) };
+    const { org, inclusions } = await ctx.services.oidc.listOrgInclusionsWithOrg(ctx.principal, login);
+    return { organization: toOrganization(ctx.apiBase, org), inclusions: inclusions.map(toInclusion) };
   }
 }

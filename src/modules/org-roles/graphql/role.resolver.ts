@@ -1,6 +1,6 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
-import { NotFoundError } from '../../../errors/domain';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
+import { clearLoadersAfter } from '../../../graphql/loaders';
 import { ConnectionArgs, offsetCursor, offsetOf, windowOf, type Connection } from '../../../graphql/relay';
 import { encodeNodeId } from '../../../shared/node-id';
 import { Organization, Team, User, toOrganization, toTeam, toUser } from '../../accounts/graphql/account.types';
@@ -87,16 +87,11 @@ export class OrganizationRoleHolders {
 }
 
 async function teamOf(ctx: GraphQLContext, orgLogin: string, slug: string): Promise<Team> {
-  const org = await ctx.services.stores.accounts.findOrganizationByLogin(ctx.services.database.knex, orgLogin);
-  const team = org ? await ctx.services.stores.accounts.findTeamBySlug(ctx.services.database.knex, org.id, slug) : undefined;
-  if (!team) throw new NotFoundError();
-  return toTeam(team);
+  return toTeam(await ctx.services.accounts.getTeam(ctx.principal, orgLogin, slug));
 }
 
 async function userOf(ctx: GraphQLContext, login: string): Promise<User> {
-  const user = await ctx.services.stores.accounts.findUserByLogin(ctx.services.database.knex, login);
-  if (!user) throw new NotFoundError();
-  return toUser(ctx.apiBase, user);
+  return toUser(ctx.apiBase, await ctx.services.accounts.getUser(ctx.principal, login));
 }
 
 async function roleOf(ctx: GraphQLContext, orgLogin: string, roleId: number): Promise<OrganizationRole | null> {
@@ -105,6 +100,7 @@ async function roleOf(ctx: GraphQLContext, orgLogin: string, roleId: number): Pr
 }
 
 @Resolver()
+@UseMiddleware(clearLoadersAfter)
 export class OrganizationRoleMutations {
   @Mutation(() => TeamRolePayload, { nullable: true, description: 'Assigns a role to a team (idempotent).' })
   async assignOrganizationRoleToTeam(@Arg('input', { description: 'The role and team.' }) input: TeamRoleInput, @Ctx() ctx: GraphQLContext): Promise<TeamRolePayload> {
