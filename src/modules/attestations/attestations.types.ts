@@ -7,6 +7,20 @@ export interface AttestationRecord {
   initiatorLogin: string | null;
 }
 
+/** #22's list as both doors ask for it (REST path and query, GraphQL arguments): validated, in domain terms. */
+export interface AttestationListQuery {
+  /** sha256:<64 lower-case hex>. */
+  subjectDigest: string;
+  predicateType?: string | undefined;
+  perPage: number;
+  after?: string | undefined;
+  before?: string | undefined;
+  /** The last page (GraphQL `last` without `before`). */
+  fromEnd?: boolean | undefined;
+  /** Also count the whole list (GraphQL totalCount). */
+  withTotal?: boolean | undefined;
+}
+
 /** A subject an attestation is indexed by. */
 export interface AttestationSubjectRecord {
   digest: string;

@@ -6,18 +6,12 @@ import { nowTimestamp } from '../../shared/time';
 import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord } from '../accounts/accounts.types';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { OidcStore } from './oidc.store';
-import { DEFAULT_CLAIM_KEYS, type OrgSubjectTemplate, type PropertyInclusion, type RepoSubjectTemplate } from './oidc.types';
+import { DEFAULT_CLAIM_KEYS, type OrgSubjectTemplate, type OrgTemplateUpdate, type PropertyInclusion, type RepoSubjectTemplate, type RepoTemplateUpdate } from './oidc.types';
 
 export interface OidcDeps {
   db: Knex;
   lookups: AuthorizedLookups;
   oidc: OidcStore;
-}
-
-export interface RepoTemplateUpdate {
-  useDefault: boolean;
-  includeClaimKeys?: string[] | undefined;
-  useImmutableSubject?: boolean | undefined;
 }
 
 const RESOURCE = 'OidcCustomPropertyInclusion';
@@ -107,7 +101,7 @@ export class OidcService {
   }
 
   /** #18: replaces the keys; use_immutable_subject stays as it was when not given. */
-  async setOrgTemplate(principal: Principal, orgLogin: string, update: { includeClaimKeys: string[]; useImmutableSubject?: boolean | undefined }): Promise<void> {
+  async setOrgTemplate(principal: Principal, orgLogin: string, update: OrgTemplateUpdate): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'setOrgOidcSubjectTemplate', orgLogin);
       await this.deps.oidc.lockOwner(trx, 'organization', org.id);

@@ -1,5 +1,5 @@
 import { BadRequestError } from '../../../errors/domain';
-import { parseArgs } from '../../../graphql/arguments';
+import { givenArgs, parseArgs } from '../../../graphql/arguments';
 import { windowOf } from '../../../graphql/relay';
 import { ALERT_INPUT, ALERT_QUERY_INPUT, alertListChecks, alertPatch } from '../alerts.schemas';
 import type { AlertFilters, AlertListRequest, AlertPatch, EpssFilter } from '../alerts.types';
@@ -37,20 +37,15 @@ function filtersOf(args: AnyAlertListArgs): Record<keyof AlertFilters, unknown> 
   };
 }
 
-/** Given values only: the domain's optional fields are absent, never undefined. */
-function defined<T extends object>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined && value !== null)) as { [K in keyof T]?: Exclude<T[K], undefined> };
-}
-
 /** An alert list's arguments as the domain's list request, checked by the same rules as REST's query. */
 export function alertListRequestOf(args: AnyAlertListArgs): AlertListRequest {
   const window = windowOf(args);
-  const { after, before, ...filters } = parseArgs(alertListChecks, defined({ ...filtersOf(args), after: window.after, before: window.before }), ALERT_QUERY_INPUT);
-  return { filters: defined(filters), sort: args.sort, direction: args.direction, perPage: window.perPage, after, before, fromEnd: window.fromEnd, withTotal: true };
+  const { after, before, ...filters } = parseArgs(alertListChecks, givenArgs({ ...filtersOf(args), after: window.after, before: window.before }), ALERT_QUERY_INPUT);
+  return { filters: givenArgs(filters), sort: args.sort, direction: args.direction, perPage: window.perPage, after, before, fromEnd: window.fromEnd, withTotal: true };
 }
 
 /** updateDependencyAlert's input as the domain's patch, checked by the same rules as REST's body. */
 export function alertPatchOf(input: UpdateDependencyAlertInput): AlertPatch {
   const { state, dismissedReason, dismissedComment, assignees } = input;
-  return defined(parseArgs(alertPatch, defined({ state, dismissedReason, dismissedComment, assignees }), ALERT_INPUT));
+  return givenArgs(parseArgs(alertPatch, givenArgs({ state, dismissedReason, dismissedComment, assignees }), ALERT_INPUT));
 }
