@@ -32,13 +32,13 @@ export function orgRolesRoutes(roles: OrgRolesService, cached: RequestHandler): 
 
   router.put(`${base}/teams/:team_slug/:role_id`, operation('assignTeamToOrgRole'), async (req, res) => {
     const p = parseInput(teamRolePath, req.params, ROLE_INPUT);
-    await roles.assignToTeam(principalOf(res), p.org, p.team_slug, p.role_id);
+    await roles.assignToTeam(principalOf(res), { org: p.org, teamSlug: p.team_slug, roleId: p.role_id });
     sendEmpty(res, 204);
   });
 
   router.delete(`${base}/teams/:team_slug/:role_id`, operation('revokeOrgRoleTeam'), async (req, res) => {
     const p = parseInput(teamRolePath, req.params, ROLE_INPUT);
-    await roles.revokeFromTeam(principalOf(res), p.org, p.team_slug, p.role_id);
+    await roles.revokeFromTeam(principalOf(res), { org: p.org, teamSlug: p.team_slug, roleId: p.role_id });
     sendEmpty(res, 204);
   });
 
@@ -50,13 +50,13 @@ export function orgRolesRoutes(roles: OrgRolesService, cached: RequestHandler): 
 
   router.put(`${base}/users/:username/:role_id`, operation('assignUserToOrgRole'), async (req, res) => {
     const p = parseInput(userRolePath, req.params, ROLE_INPUT);
-    await roles.assignToUser(principalOf(res), p.org, p.username, p.role_id);
+    await roles.assignToUser(principalOf(res), { org: p.org, username: p.username, roleId: p.role_id });
     sendEmpty(res, 204);
   });
 
   router.delete(`${base}/users/:username/:role_id`, operation('revokeOrgRoleUser'), async (req, res) => {
     const p = parseInput(userRolePath, req.params, ROLE_INPUT);
-    await roles.revokeFromUser(principalOf(res), p.org, p.username, p.role_id);
+    await roles.revokeFromUser(principalOf(res), { org: p.org, username: p.username, roleId: p.role_id });
     sendEmpty(res, 204);
   });
 

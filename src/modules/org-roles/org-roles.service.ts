@@ -8,7 +8,7 @@ import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { OrganizationRecord, TeamRecord } from '../accounts/accounts.types';
 import type { AccessStore } from '../../auth/access.store';
 import type { OrgRolesStore } from './org-roles.store';
-import { assignmentOf, type Page, type RoleRecord, type RoleTeam, type RoleUser, type TeamWithParent } from './org-roles.types';
+import { assignmentOf, type Page, type RoleRecord, type RoleTeam, type RoleUser, type TeamRoleAssignment, type TeamWithParent, type UserRoleAssignment } from './org-roles.types';
 
 export interface OrgRolesDeps {
   db: Knex;
@@ -61,7 +61,8 @@ export class OrgRolesService {
     return { org, role: await this.existingRole(db, org, roleId) };
   }
 
-  async assignToTeam(principal: Principal, orgLogin: string, teamSlug: string, roleId: number): Promise<void> {
+  async assignToTeam(principal: Principal, assignment: TeamRoleAssignment): Promise<void> {
+    const { org: orgLogin, teamSlug, roleId } = assignment;
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'assignTeamToOrgRole', orgLogin);
       assertRolesEnabled(org); // spec #3: 422 when the feature is off
@@ -71,7 +72,8 @@ export class OrgRolesService {
     });
   }
 
-  async revokeFromTeam(principal: Principal, orgLogin: string, teamSlug: string, roleId: number): Promise<void> {
+  async revokeFromTeam(principal: Principal, assignment: TeamRoleAssignment): Promise<void> {
+    const { org: orgLogin, teamSlug, roleId } = assignment;
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'revokeOrgRoleTeam', orgLogin);
       const team = await this.existingTeam(trx, org, teamSlug);
@@ -88,7 +90,8 @@ export class OrgRolesService {
     });
   }
 
-  async assignToUser(principal: Principal, orgLogin: string, username: string, roleId: number): Promise<void> {
+  async assignToUser(principal: Principal, assignment: UserRoleAssignment): Promise<void> {
+    const { org: orgLogin, username, roleId } = assignment;
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'assignUserToOrgRole', orgLogin);
       assertRolesEnabled(org); // spec #6: 422 when the feature is off
@@ -104,7 +107,8 @@ export class OrgRolesService {
     });
   }
 
-  async revokeFromUser(principal: Principal, orgLogin: string, username: string, roleId: number): Promise<void> {
+  async revokeFromUser(principal: Principal, assignment: UserRoleAssignment): Promise<void> {
+    const { org: orgLogin, username, roleId } = assignment;
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'revokeOrgRoleUser', orgLogin);
       const user = await this.existingUser(trx, username);
