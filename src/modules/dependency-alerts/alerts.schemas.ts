@@ -28,9 +28,13 @@ const enumItem = (values: readonly [string, ...string[]]) =>
   z.string().refine((v) => values.includes(v), `must be one of ${values.join(', ')}`);
 const nonEmpty = (max: number) => z.string().min(1, 'must not be empty').max(max);
 
+/** Values of one filter, comma-joined as REST writes them, fit MAX_LIST_PARAMETER_LENGTH. */
+const fitsOneParameter = (values: string[]) => values.join(',').length <= MAX_LIST_PARAMETER_LENGTH;
+const PARAMETER_LENGTH_MESSAGE = `must be at most ${MAX_LIST_PARAMETER_LENGTH} characters`;
+
 /** A filter's values, however the caller wrote them (comma-separated in REST, a list in GraphQL). */
 const valueList = <T extends z.ZodType<string, string>>(item: T) =>
-  z.array(item).min(1).max(MAX_LIST_ITEMS, `must list at most ${MAX_LIST_ITEMS} values`);
+  z.array(item).min(1).max(MAX_LIST_ITEMS, `must list at most ${MAX_LIST_ITEMS} values`).refine(fitsOneParameter, PARAMETER_LENGTH_MESSAGE);
 
 const NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 const unitNumber = (text: string) => (NUMBER.test(text) ? Number(text) : Number.NaN);
@@ -64,7 +68,7 @@ const epssFilter = z.custom<EpssFilter>().refine(isEpssInRange, EPSS_MESSAGE);
 const assigneeFilter = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('any') }),
   z.object({ kind: z.literal('none') }),
-  z.object({ kind: z.literal('logins'), logins: z.array(login).min(1).max(MAX_LIST_ITEMS, `must list at most ${MAX_LIST_ITEMS} logins`) }),
+  z.object({ kind: z.literal('logins'), logins: z.array(login).min(1).max(MAX_LIST_ITEMS, `must list at most ${MAX_LIST_ITEMS} logins`).refine(fitsOneParameter, PARAMETER_LENGTH_MESSAGE) }),
 ]);
 const cursor = z.string().min(1).max(MAX_CURSOR_LENGTH);
 
@@ -84,7 +88,7 @@ export const alertListChecks = z.object({
 function commaList<T extends z.ZodType<string[], string[]>>(values: T) {
   return z
     .string()
-    .max(MAX_LIST_PARAMETER_LENGTH, `must be at most ${MAX_LIST_PARAMETER_LENGTH} characters`)
+    .max(MAX_LIST_PARAMETER_LENGTH, PARAMETER_LENGTH_MESSAGE)
     .transform((value) => value.split(',').map((v) => v.trim()))
     .pipe(values);
 }
@@ -101,7 +105,7 @@ const epssPercentage = z.string().transform((text, ctx): EpssFilter => {
   return z.NEVER;
 });
 
-const assignee = z.string().max(MAX_LIST_PARAMETER_LENGTH, `must be at most ${MAX_LIST_PARAMETER_LENGTH} characters`).transform((text, ctx): NonNullable<AlertFilters['assignee']> => {
+const assignee = z.string().max(MAX_LIST_PARAMETER_LENGTH, PARAMETER_LENGTH_MESSAGE).transform((text, ctx): NonNullable<AlertFilters['assignee']> => {
   if (text === '*') return { kind: 'any' };
   if (text === 'none') return { kind: 'none' };
   const filter = { kind: 'logins' as const, logins: text.split(',').map((v) => v.trim()) };
