@@ -7,6 +7,7 @@ import { TokenStore } from './auth/token.store';
 import type { Database } from './database/connection';
 import { DataVersionReader } from './database/data-version';
 import { ResponseCache } from './http/response-cache';
+import { AccountsService } from './modules/accounts/accounts.service';
 import { AccountsStore } from './modules/accounts/accounts.store';
 import { StoreAuthorizedLookups } from './modules/accounts/authorized-lookups';
 import { CachedAuthorizedLookups } from './modules/accounts/cached-authorized-lookups';
@@ -71,11 +72,10 @@ export function createServices(database: Database, options: ServiceOptions = {})
     database,
     versions: new DataVersionReader(database),
     responseCache: new ResponseCache(options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES),
-    /** Read-only batch look-ups for GraphQL loaders; writes always go through services. */
-    stores: { accounts, attestations: attestationStore },
     lookups,
     authenticator: new Authenticator({ db, tokens: cachedTokenLookup(tokenStore) }),
     authorizer,
+    accounts: new AccountsService({ db, accounts, lookups }),
     orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
     oidc: new OidcService({ db, lookups, oidc: new OidcStore() }),
     attestations: new AttestationsService({ db, lookups, attestations: attestationStore, accounts }),
@@ -85,8 +85,6 @@ export function createServices(database: Database, options: ServiceOptions = {})
     }),
     /** The REST alert JSON: whole alerts per data version, around fragments per world version. */
     alertJson: cachedAlertJson(alertJson(cachedFragments(freshFragments))),
-    /** Advisories are public reference data (GraphQL node look-ups). */
-    advisories: advisoryStore,
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
     world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore }),

@@ -10,3 +10,8 @@ import { graphqlFieldName } from './field-names';
 export function parseArgs<S extends z.ZodType>(schema: S, input: unknown, context: InputContext): z.output<S> {
   return parseInput(schema, input, { ...context, nameField: graphqlFieldName });
 }
+
+/** The arguments a caller gave: GraphQL's null for an optional argument means "not given", as an absent key does. */
+export function givenArgs<T extends object>(args: T): { [K in keyof T]?: Exclude<T[K], undefined | null> } {
+  return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined && value !== null)) as { [K in keyof T]?: Exclude<T[K], undefined | null> };
+}

@@ -1,35 +1,47 @@
 import DataLoader from 'dataloader';
+import type { MiddlewareFn } from 'type-graphql';
+import type { Principal } from '../auth/principal';
 import type { Services } from '../composition';
 import type { OrganizationRecord, RepositoryRecord, TeamRecord, UserRecord } from '../modules/accounts/accounts.types';
+import type { AttestationSubjectRecord } from '../modules/attestations/attestations.types';
+import type { GraphQLContext } from './context';
 
 const MAX_BATCH = 500;
 
-/** Per-request loaders (never shared between callers), batching look-ups of related rows. */
-export function createLoaders(services: Services) {
-  const { accounts, attestations } = services.stores;
-  const db = services.database.knex;
+/** A loader whose batches call a service batch read for this caller, answers aligned to the keys. */
+function loaderOf<V>(principal: Principal, read: (principal: Principal, ids: readonly number[]) => Promise<Map<number, V>>, missing: V) {
+  return new DataLoader<number, V>(async (ids) => {
+    const found = await read(principal, ids);
+    return ids.map((id) => found.get(id) ?? missing);
+  }, { maxBatchSize: MAX_BATCH });
+}
+
+/** Per-request loaders, built for one caller from the services (never shared between callers). */
+export function createLoaders(services: Services, principal: Principal) {
+  const { accounts, attestations } = services;
+  const loaders = {
+    accountById: loaderOf<UserRecord | null>(principal, (p, ids) => accounts.usersByIds(p, ids), null),
+    organizationById: loaderOf<OrganizationRecord | null>(principal, (p, ids) => accounts.organizationsByIds(p, ids), null),
+    teamById: loaderOf<TeamRecord | null>(principal, (p, ids) => accounts.teamsByIds(p, ids), null),
+    repositoryById: loaderOf<RepositoryRecord | null>(principal, (p, ids) => accounts.repositoriesByIds(p, ids), null),
+    attestationSubjectsById: loaderOf<AttestationSubjectRecord[]>(principal, (p, ids) => attestations.subjectsByIds(p, ids), []),
+  };
   return {
-    accountById: new DataLoader<number, UserRecord | null>(async (ids) => {
-      const found = new Map((await accounts.findAccountsByIds(db, ids)).map((a) => [a.id, a]));
-      return ids.map((id) => found.get(id) ?? null);
-    }, { maxBatchSize: MAX_BATCH }),
-    organizationById: new DataLoader<number, OrganizationRecord | null>(async (ids) => {
-      const found = new Map((await accounts.findOrganizationsByIds(db, ids)).map((o) => [o.id, o]));
-      return ids.map((id) => found.get(id) ?? null);
-    }, { maxBatchSize: MAX_BATCH }),
-    teamById: new DataLoader<number, TeamRecord | null>(async (ids) => {
-      const found = new Map((await accounts.findTeamsByIds(db, ids)).map((t) => [t.id, t]));
-      return ids.map((id) => found.get(id) ?? null);
-    }, { maxBatchSize: MAX_BATCH }),
-    attestationSubjectsById: new DataLoader<number, Array<{ digest: string; name: string | null }>>(async (ids) => {
-      const found = await attestations.subjectsOf(db, ids);
-      return ids.map((id) => found.get(id) ?? []);
-    }, { maxBatchSize: MAX_BATCH }),
-    repositoryById: new DataLoader<number, RepositoryRecord | null>(async (ids) => {
-      const found = await accounts.findRepositoriesByIds(db, ids);
-      return ids.map((id) => found.get(id) ?? null);
-    }, { maxBatchSize: MAX_BATCH }),
+    ...loaders,
+    /** Forgets what was loaded: after a write, the rest of the request reads what is now there. */
+    clearAll(): void {
+      for (const loader of Object.values(loaders)) loader.clearAll();
+    },
   };
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;
+
+/** On a mutation resolver class: once a mutation has run, later fields load afresh. */
+export const clearLoadersAfter: MiddlewareFn<GraphQLContext> = async ({ context }, next) => {
+  try {
+    return await next();
+  } finally {
+    context.loaders.clearAll();
+  }
+};

@@ -30,8 +30,7 @@ export class NodeQuery {
 }
 
 async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope: number | undefined): Promise<Node | undefined> {
-  const { lookups, database } = ctx.services;
-  const db = database.knex;
+  const { accounts } = ctx.services;
   switch (type) {
     case 'User': {
       const user = await ctx.loaders.accountById.load(id);
@@ -39,34 +38,28 @@ async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope:
     }
     case 'Organization': {
       const org = await ctx.loaders.organizationById.load(id);
-      const visible = org ? await lookups.visibleOrg(db, ctx.principal, org.login) : undefined;
+      const visible = org ? await accounts.visibleOrganization(ctx.principal, org.login) : undefined;
       return visible ? toOrganization(ctx.apiBase, visible) : undefined;
     }
     case 'Enterprise': {
-      const enterprise = await lookups.visibleEnterpriseById(db, ctx.principal, id);
+      const enterprise = await accounts.visibleEnterpriseById(ctx.principal, id);
       return enterprise ? toEnterprise(enterprise) : undefined;
     }
     case 'Team': {
       // REST shows teams to those who may list a role's teams (#9): so does node().
       const team = await ctx.loaders.teamById.load(id);
       const org = team ? await ctx.loaders.organizationById.load(team.orgId) : null;
-      if (!team || !org || !(await lookups.visibleOrg(db, ctx.principal, org.login))) return undefined;
-      try {
-        await lookups.org(db, ctx.principal, 'listOrgRoleTeams', org.login);
-      } catch (error) {
-        if (error instanceof ForbiddenError || error instanceof AuthenticationError) return undefined;
-        throw error;
-      }
-      return toTeam(team);
+      if (!team || !org || !(await accounts.visibleOrganization(ctx.principal, org.login))) return undefined;
+      return (await ctx.services.orgRoles.maySeeTeams(ctx.principal, org.login)) ? toTeam(team) : undefined;
     }
     case 'Repository': {
       const repo = await ctx.loaders.repositoryById.load(id);
-      const visible = repo ? await lookups.visibleRepo(db, ctx.principal, repo.ownerLogin, repo.name) : undefined;
+      const visible = repo ? await accounts.visibleRepository(ctx.principal, repo.ownerLogin, repo.name) : undefined;
       return visible ? toRepository(ctx.apiBase, visible) : undefined;
     }
     case 'OrganizationRole': {
       const org = scope === undefined ? null : await ctx.loaders.organizationById.load(scope);
-      if (!org || !(await lookups.visibleOrg(db, ctx.principal, org.login))) return undefined;
+      if (!org || !(await accounts.visibleOrganization(ctx.principal, org.login))) return undefined;
       const result = await ctx.services.orgRoles.getRole(ctx.principal, org.login, id);
       return toRole(ctx.apiBase, result.org, result.role);
     }
@@ -77,7 +70,7 @@ async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope:
       return toAttestation(ctx.apiBase, repo, attestation);
     }
     case 'Advisory': {
-      const advisory = (await ctx.services.advisories.findByIds(db, [id])).get(id);
+      const advisory = await ctx.services.dependencyAlerts.findAdvisory(ctx.principal, id);
       return advisory ? toSecurityAdvisory(advisory) : undefined;
     }
     default:

@@ -114,19 +114,3 @@ export function toConnection<T, N>(
     },
   };
 }
-
-/** Offset cursors for lists that REST pages by number (#9, #10). */
-export function offsetCursor(list: string, offset: number): string {
-  return Buffer.from(JSON.stringify({ l: list, o: offset })).toString('base64url');
-}
-
-export function offsetOf(list: string, cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { l?: unknown; o?: unknown };
-    if (parsed.l === list && Number.isSafeInteger(parsed.o) && (parsed.o as number) >= 0) return parsed.o as number;
-  } catch {
-    // fall through
-  }
-  throw new BadRequestError('The cursor is not valid for this list.');
-}

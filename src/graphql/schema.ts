@@ -1,9 +1,7 @@
 import 'reflect-metadata';
-import { isAbstractType, printSchema, type GraphQLSchema, type GraphQLTypeResolver } from 'graphql';
+import { printSchema, type GraphQLSchema } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import { buildSchemaSync } from 'type-graphql';
-import { repositoryOwnerTypeName } from '../modules/accounts/graphql/account.types';
-import { nodeTypeName } from '../modules/accounts/graphql/node';
 import { AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations } from '../modules/accounts/graphql/account.resolver';
 import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, RepositoryAlerts } from '../modules/dependency-alerts/graphql/alert.resolver';
 import { AttestationMutations, AttestationSubjects, RepositoryAttestations } from '../modules/attestations/graphql/attestation.resolver';
@@ -19,32 +17,15 @@ export const RESOLVERS = [
   RepositoryAttestations, AttestationSubjects, AttestationMutations,
 ] as const;
 
-/**
- * How each interface and union tells its object types apart. type-graphql wraps a
- * resolveType in an async function; graphql-jit needs the answer at once (a promise is
- * "no type"), so the same functions are set again, unwrapped.
- */
-const TYPE_RESOLVERS: Record<string, GraphQLTypeResolver<never, unknown>> = { Node: nodeTypeName, RepositoryOwner: repositoryOwnerTypeName };
-
-function resolveTypesAtOnce(schema: GraphQLSchema): GraphQLSchema {
-  for (const type of Object.values(schema.getTypeMap())) {
-    if (!isAbstractType(type) || type.name.startsWith('__')) continue;
-    const resolveType = TYPE_RESOLVERS[type.name];
-    if (!resolveType) throw new Error(`${type.name} needs a synchronous resolveType in TYPE_RESOLVERS (src/graphql/schema.ts).`);
-    type.resolveType = resolveType as GraphQLTypeResolver<unknown, unknown>;
-  }
-  return schema;
-}
-
 let built: GraphQLSchema | undefined;
 
 /** The schema, built once from the resolver classes (type-graphql) with graphql-scalars. */
 export function graphqlSchema(): GraphQLSchema {
-  built ??= resolveTypesAtOnce(buildSchemaSync({
+  built ??= buildSchemaSync({
     resolvers: [...RESOLVERS],
     scalarsMap: [{ type: Date, scalar: DateTimeResolver }, { type: Object, scalar: JSONResolver }],
     validate: false, // arguments are validated with the REST schemas, in the resolvers
-  }));
+  });
   return built;
 }
 

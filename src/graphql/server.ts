@@ -79,7 +79,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       // REST URLs in answers follow the layout the client chose: /api/graphql pairs with /api/v3.
       const restBase = req.baseUrl === '/api/graphql' ? `${origin}/api/v3` : origin;
       return {
-        principal, services, loaders: createLoaders(services), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res),
+        principal, services, loaders: createLoaders(services, principal), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res),
         resultCapture: res.locals.graphqlResultCapture,
       };
     },

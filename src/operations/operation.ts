@@ -34,8 +34,11 @@ export interface Operation {
    */
   linked?: Readonly<Record<string, string>>;
   success: 200 | 201 | 204;
-  /** The schemas the route parses with (the same objects, never copies). */
-  request: { params: z.ZodObject; query?: z.ZodObject; body?: z.ZodObject };
+  /**
+   * The schemas the route parses with (the same objects, never copies). A body may end in a
+   * transform into its domain type: it is documented as the JSON it accepts.
+   */
+  request: { params: z.ZodObject; query?: z.ZodObject; body?: z.ZodObject | z.ZodPipe<z.ZodObject> };
   /** The success body, one of the named response schemas (or an array of one); none for an empty answer. */
   response?: { schema: z.ZodType; array?: boolean };
   requirement: Requirement;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { OPERATION_LIST, type OperationName, type OperationTag } from '../../src/operations';
+import { z } from 'zod';
 
 // The spec's 27 operations as the catalogue (src/operations) gives them, each with a valid
 // request in the bundled demo world (db/demo-world.json) made with DEMO_OWNER_TOKEN. Tests
@@ -85,6 +86,12 @@ const SAMPLES: Record<OperationName, OperationSample> = {
   updateDependencyAlert: { params: { ...api, alert_number: '1' }, query: {}, body: { assignees: ['bob'] } },
 };
 
+/** The JSON fields a body schema accepts (through a transform into its domain type too). */
+function bodyShapeOf(body: (typeof OPERATION_LIST)[number]['request']['body']): object {
+  if (body === undefined) return {};
+  return body instanceof z.ZodPipe ? (body.in as z.ZodObject).shape : body.shape;
+}
+
 export const OPERATIONS: readonly Operation[] = OPERATION_LIST.map((entry) => ({
   number: entry.number,
   name: entry.name,
@@ -92,7 +99,7 @@ export const OPERATIONS: readonly Operation[] = OPERATION_LIST.map((entry) => ({
   path: entry.path,
   success: [entry.success],
   queryKeys: Object.keys(entry.request.query?.shape ?? {}),
-  bodyKeys: Object.keys(entry.request.body?.shape ?? {}),
+  bodyKeys: Object.keys(bodyShapeOf(entry.request.body)),
   sample: SAMPLES[entry.name],
 }));
 

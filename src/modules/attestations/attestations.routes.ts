@@ -28,8 +28,8 @@ export function attestationsRoutes(attestations: AttestationsService, cached: Re
     rejectPageParameter(req.query);
     const p = parseInput(subjectPath, req.params, ATTESTATION_INPUT);
     const q = parseInput(listQuery, req.query, ATTESTATION_INPUT);
-    const { repo, page } = await attestations.list(principalOf(res), p.owner, p.repo, p.subject_digest, {
-      predicateType: q.predicate_type, perPage: q.per_page, after: q.after, before: q.before,
+    const { repo, page } = await attestations.list(principalOf(res), p.owner, p.repo, {
+      subjectDigest: p.subject_digest, predicateType: q.predicate_type, perPage: q.per_page, after: q.after, before: q.before,
     });
     setCursorLinks(req, res, page);
     sendJson(res, 200, { attestations: page.items.map((a) => serializeAttestation(apiBaseOf(res), repo, a)) });

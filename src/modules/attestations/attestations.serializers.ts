@@ -1,4 +1,4 @@
-import type { AttestationRecord } from './attestations.store';
+import type { AttestationRecord } from './attestations.types';
 
 /** #22 item: the spec's bundle and repository_id, with reference.md's bundle_url and initiator. */
 export function serializeAttestation(base: string, repo: { ownerLogin: string; name: string }, attestation: AttestationRecord) {

@@ -8,7 +8,8 @@ import type { RepositoryRecord } from '../accounts/accounts.types';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import { checkBundle } from './attestation-bundle';
-import type { AttestationRecord, AttestationsStore, PredicateFilter } from './attestations.store';
+import type { AttestationsStore, PredicateFilter } from './attestations.store';
+import type { AttestationListQuery, AttestationRecord, AttestationSubjectRecord } from './attestations.types';
 
 // Short predicate-type names users type (reference.md), beside full URIs.
 const PREDICATE_SHORT_NAMES: Record<string, PredicateFilter> = {
@@ -20,15 +21,6 @@ const PREDICATE_SHORT_NAMES: Record<string, PredicateFilter> = {
 export function predicateFilterOf(predicateType: string | undefined): PredicateFilter | undefined {
   if (predicateType === undefined) return undefined;
   return PREDICATE_SHORT_NAMES[predicateType.toLowerCase()] ?? { exact: [predicateType], prefixes: [] };
-}
-
-export interface AttestationPageRequest {
-  predicateType?: string | undefined;
-  perPage: number;
-  after?: string | undefined;
-  before?: string | undefined;
-  fromEnd?: boolean | undefined;
-  withTotal?: boolean | undefined;
 }
 
 /** Spec §4.3: signed attestations stored against a repository, found by subject digest. */
@@ -46,15 +38,21 @@ export class AttestationsService {
   }
 
   /** #22: attestations of a repository for a subject digest (sha256:<hex>), newest first. */
-  async list(principal: Principal, owner: string, name: string, digest: string, page: AttestationPageRequest): Promise<{ repo: RepositoryRecord; page: KeysetPage<AttestationRecord>; total: number | undefined }> {
+  async list(principal: Principal, owner: string, name: string, query: AttestationListQuery): Promise<{ repo: RepositoryRecord; page: KeysetPage<AttestationRecord>; total: number | undefined }> {
     const { db, attestations } = this.deps;
     const repo = await this.deps.lookups.repo(db, principal, 'listAttestations', owner, name);
-    const predicate = predicateFilterOf(page.predicateType);
+    const predicate = predicateFilterOf(query.predicateType);
+    const digest = query.subjectDigest;
     return {
       repo,
-      page: await attestations.listBySubject(db, repo.id, digest, { predicate, perPage: page.perPage, after: page.after, before: page.before, fromEnd: page.fromEnd }),
-      total: page.withTotal ? await attestations.countBySubject(db, repo.id, digest, predicate) : undefined,
+      page: await attestations.listBySubject(db, repo.id, digest, { predicate, perPage: query.perPage, after: query.after, before: query.before, fromEnd: query.fromEnd }),
+      total: query.withTotal ? await attestations.countBySubject(db, repo.id, digest, predicate) : undefined,
     };
+  }
+
+  /** The subjects of attestations the caller has read (one statement for the batch). */
+  async subjectsByIds(_principal: Principal, ids: readonly number[]): Promise<Map<number, AttestationSubjectRecord[]>> {
+    return this.deps.attestations.subjectsOf(this.deps.db, ids);
   }
 
   /** An attestation by its id, with its repository, under #22's rules (GraphQL node ids). */

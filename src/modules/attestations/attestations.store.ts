@@ -4,14 +4,8 @@ import type { Executor } from '../../database/transaction';
 import { fetchKeysetPage, type KeysetColumn, type KeysetPage } from '../../database/keyset';
 import { canonicalJson } from '../../shared/canonical-json';
 import type { CheckedBundle } from './attestation-bundle';
-
-export interface AttestationRecord {
-  id: number;
-  repoId: number;
-  bundle: unknown;
-  predicateType: string;
-  initiatorLogin: string | null;
-}
+import { ATTESTATIONS_LIST } from './attestations.cursors';
+import type { AttestationRecord, AttestationSubjectRecord } from './attestations.types';
 
 export interface PredicateFilter {
   exact: string[];
@@ -20,7 +14,7 @@ export interface PredicateFilter {
 
 /** Newest first; ids grow with every insert, on any instance. */
 const NEWEST_FIRST: KeysetColumn[] = [{ column: 'a.id', direction: 'desc', type: 'integer' }];
-export const ATTESTATIONS_LIST = 'attestations';
+
 
 /** The identity of a bundle: the same JSON, whatever its key order. */
 export function bundleSha256(bundle: unknown): string {
@@ -67,8 +61,8 @@ export class AttestationsStore {
   }
 
   /** The indexed subjects of attestations, by attestation id. */
-  async subjectsOf(db: Executor, ids: readonly number[]): Promise<Map<number, Array<{ digest: string; name: string | null }>>> {
-    const out = new Map<number, Array<{ digest: string; name: string | null }>>(ids.map((id) => [id, []]));
+  async subjectsOf(db: Executor, ids: readonly number[]): Promise<Map<number, AttestationSubjectRecord[]>> {
+    const out = new Map<number, AttestationSubjectRecord[]>(ids.map((id) => [id, []]));
     if (ids.length === 0) return out;
     const rows = await db('attestation_subjects').whereIn('attestation_id', [...ids]).orderBy(['attestation_id', 'digest']).select('attestation_id', 'digest', 'name');
     for (const r of rows) out.get(Number(r.attestation_id))?.push({ digest: r.digest, name: r.name ?? null });

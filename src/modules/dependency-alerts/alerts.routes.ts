@@ -7,15 +7,10 @@ import { rejectPageParameter, setCursorLinks } from '../../http/pagination';
 import { sendJsonText } from '../../http/respond';
 import { parseInput } from '../../http/validate';
 import {
-  ALERT_INPUT, ALERT_QUERY_INPUT, alertPath, enterpriseListQuery, enterprisePath, filtersOf, orgListQuery, orgPath, repoListQuery, repoPath, updateBody,
+  ALERT_INPUT, ALERT_QUERY_INPUT, alertPath, enterpriseListRequest, enterprisePath, orgListRequest, orgPath, repoListRequest, repoPath, updateBody,
 } from './alerts.schemas';
 import { alertPageJson, type AlertJson } from './alerts.serializers';
 import type { AlertView, DependencyAlertsService } from './alerts.service';
-import type { AlertListRequest } from './alerts.types';
-
-function listRequest(q: Parameters<typeof filtersOf>[0]): AlertListRequest {
-  return { filters: filtersOf(q), sort: q.sort, direction: q.direction, perPage: q.per_page, after: q.after, before: q.before };
-}
 
 function pageSender(json: AlertJson) {
   return (req: Request, res: Response, page: KeysetPage<AlertView>, withRepository: boolean): void => {
@@ -32,22 +27,22 @@ export function dependencyAlertsRoutes(alerts: DependencyAlertsService, cached: 
   route(router, 'listEnterpriseDependencyAlerts', cached, async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(enterprisePath, req.params, ALERT_INPUT);
-    const q = parseInput(enterpriseListQuery, req.query, ALERT_QUERY_INPUT);
-    sendPage(req, res, await alerts.listForEnterprise(principalOf(res), p.enterprise, listRequest(q)), true);
+    const q = parseInput(enterpriseListRequest, req.query, ALERT_QUERY_INPUT);
+    sendPage(req, res, await alerts.listForEnterprise(principalOf(res), p.enterprise, q), true);
   });
 
   route(router, 'listOrgDependencyAlerts', cached, async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(orgPath, req.params, ALERT_INPUT);
-    const q = parseInput(orgListQuery, req.query, ALERT_QUERY_INPUT);
-    sendPage(req, res, await alerts.listForOrg(principalOf(res), p.org, listRequest(q)), true);
+    const q = parseInput(orgListRequest, req.query, ALERT_QUERY_INPUT);
+    sendPage(req, res, await alerts.listForOrg(principalOf(res), p.org, q), true);
   });
 
   route(router, 'listRepoDependencyAlerts', cached, async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(repoPath, req.params, ALERT_INPUT);
-    const q = parseInput(repoListQuery, req.query, ALERT_QUERY_INPUT);
-    sendPage(req, res, await alerts.listForRepo(principalOf(res), p.owner, p.repo, listRequest(q)), false);
+    const q = parseInput(repoListRequest, req.query, ALERT_QUERY_INPUT);
+    sendPage(req, res, await alerts.listForRepo(principalOf(res), p.owner, p.repo, q), false);
   });
 
   route(router, 'getDependencyAlert', cached, async (req, res) => {
@@ -59,8 +54,8 @@ export function dependencyAlertsRoutes(alerts: DependencyAlertsService, cached: 
 
   route(router, 'updateDependencyAlert', async (req, res) => {
     const p = parseInput(alertPath, req.params, ALERT_INPUT);
-    const body = parseInput(updateBody, jsonBody(req), ALERT_INPUT);
-    const view = await alerts.update(principalOf(res), p.owner, p.repo, p.alert_number, body);
+    const patch = parseInput(updateBody, jsonBody(req), ALERT_INPUT);
+    const view = await alerts.update(principalOf(res), { owner: p.owner, repo: p.repo, number: p.alert_number }, patch);
     // A write reads no cache (http/authenticate.ts): the alert as it now is.
     sendJsonText(res, 200, json(apiBaseOf(res), view, { withRepository: false }));
   });

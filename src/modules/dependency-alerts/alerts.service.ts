@@ -11,8 +11,7 @@ import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { AdvisoriesStore } from './advisories.store';
 import type { AlertChanges, AlertsStore } from './alerts.store';
-import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertRecord, AlertScope, AlertVisibility } from './alerts.types';
-import type { UpdateBody } from './alerts.schemas';
+import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertScope, AlertVisibility } from './alerts.types';
 
 /** An alert with everything its REST and GraphQL shapes show. */
 export interface AlertView {
@@ -109,15 +108,20 @@ export class DependencyAlertsService {
     return this.get(principal, repo.ownerLogin, repo.name, location.number);
   }
 
+  /** An advisory by id: public reference data (GraphQL node ids). */
+  async findAdvisory(_principal: Principal, id: number): Promise<AdvisoryRecord | undefined> {
+    return (await this.deps.references.advisoriesByIds(this.deps.db, [id])).get(id);
+  }
+
   /** #27: state transitions of spec §3 and the assignee set, in one transaction. */
-  async update(principal: Principal, owner: string, name: string, number: number, body: UpdateBody): Promise<AlertView> {
+  async update(principal: Principal, ref: AlertRef, patch: AlertPatch): Promise<AlertView> {
     return withTransaction(this.deps.db, async (trx) => {
       const { lookups, alerts } = this.deps;
-      const repo = await lookups.repo(trx, principal, 'updateDependencyAlert', owner, name);
-      const alert = await alerts.findByNumber(trx, repo.id, number, { lock: true });
+      const repo = await lookups.repo(trx, principal, 'updateDependencyAlert', ref.owner, ref.repo);
+      const alert = await alerts.findByNumber(trx, repo.id, ref.number, { lock: true });
       if (!alert) throw new NotFoundError();
-      const assigneeIds = body.assignees === undefined ? undefined : await this.assigneeIdsFor(trx, repo, body.assignees);
-      const changes = body.state === undefined ? {} : transition(alert, body, principal);
+      const assigneeIds = patch.assignees === undefined ? undefined : await this.assigneeIdsFor(trx, repo, patch.assignees);
+      const changes = patch.state === undefined ? {} : transition(alert, patch, principal);
       if (Object.keys(changes).length > 0) await alerts.update(trx, alert.id, changes);
       if (assigneeIds !== undefined) {
         const current = (await alerts.assigneeIds(trx, [alert.id])).get(alert.id) ?? [];
@@ -127,7 +131,7 @@ export class DependencyAlertsService {
           if (Object.keys(changes).length === 0) await alerts.update(trx, alert.id, {});
         }
       }
-      const updated = (await alerts.findByNumber(trx, repo.id, number))!;
+      const updated = (await alerts.findByNumber(trx, repo.id, ref.number))!;
       return (await this.hydrate(trx, [updated]))[0]!;
     });
   }
@@ -182,9 +186,9 @@ export class DependencyAlertsService {
 }
 
 /** The changes a requested state makes (spec §3, reference.md), or a 409. */
-function transition(alert: AlertRecord, body: UpdateBody, principal: Principal): AlertChanges {
+function transition(alert: AlertRecord, patch: AlertPatch, principal: Principal): AlertChanges {
   const now = nowTimestamp();
-  if (body.state === 'dismissed') {
+  if (patch.state === 'dismissed') {
     if (alert.state === 'dismissed') throw new ConflictError(`Alert ${alert.number} is already dismissed`);
     if (alert.state !== 'open') throw new ConflictError(`Alert ${alert.number} is ${alert.state.replace('_', ' ')} and cannot be dismissed`);
     return {
@@ -192,8 +196,8 @@ function transition(alert: AlertRecord, body: UpdateBody, principal: Principal):
       updated_at: now,
       dismissed_at: now,
       dismissed_by_id: principal.kind === 'user' ? principal.userId : null,
-      dismissed_reason: body.dismissed_reason ?? null,
-      dismissed_comment: body.dismissed_comment ?? null,
+      dismissed_reason: patch.dismissedReason ?? null,
+      dismissed_comment: patch.dismissedComment ?? null,
     };
   }
   if (alert.state === 'fixed') throw new ConflictError(`Alert ${alert.number} is fixed and cannot be reopened`);

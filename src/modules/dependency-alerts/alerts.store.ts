@@ -1,8 +1,12 @@
 import type { Knex } from 'knex';
 import { lockForUpdate } from '../../database/dialect';
-import { encodeCursor, fetchKeysetPage, type KeysetColumn, type KeysetPage } from '../../database/keyset';
+import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
-import type { AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertSort, AlertVisibility } from './alerts.types';
+import { SORT_COLUMN, alertListName, alertOrder } from './alerts.cursors';
+import type { AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertVisibility } from './alerts.types';
+
+// The benchmark's world facts name alert lists through the store.
+export { alertListName } from './alerts.cursors';
 
 type Row = Record<string, any>;
 
@@ -12,22 +16,6 @@ const ALERT_COLUMNS = [
   'a.dismissed_reason', 'a.dismissed_comment', 'a.epss_sort', 'a.version',
 ];
 
-const SORT_COLUMN: Record<AlertSort, { column: string; type: 'string' | 'number' }> = {
-  created: { column: 'a.created_at', type: 'string' },
-  updated: { column: 'a.updated_at', type: 'string' },
-  epss_percentage: { column: 'a.epss_sort', type: 'number' },
-};
-
-/** The keyset order of a list: the sort column, then the alert id (unique) in the same direction. */
-export function alertOrder(sort: AlertSort, direction: 'asc' | 'desc'): KeysetColumn[] {
-  const { column, type } = SORT_COLUMN[sort];
-  return [{ column, direction, type }, { column: 'a.id', direction, type: 'integer' }];
-}
-
-/** Cursors name the order they belong to: one from another sort is refused. */
-export function alertListName(sort: AlertSort, direction: 'asc' | 'desc'): string {
-  return `dependency_alerts:${sort}:${direction}`;
-}
 
 function toAlert(r: Row): AlertRecord {
   return {
@@ -200,16 +188,6 @@ function filteredAlerts(db: Knex, scope: AlertScope, visibility: AlertVisibility
   return query;
 }
 
-/** An alert's position in a list of the given order: its sort value, then its id. */
-function sortValuesOf(alert: AlertRecord, sort: AlertSort): [string | number, number] {
-  return [sort === 'created' ? alert.createdAt : sort === 'updated' ? alert.updatedAt : alert.epssSort, alert.id];
-}
-
-/** The cursor of an alert in a list of the given order (REST Link and GraphQL edges alike). */
-export function alertCursor(alert: AlertRecord, sort: AlertSort, direction: 'asc' | 'desc'): string {
-  return encodeCursor(alertListName(sort, direction), sortValuesOf(alert, sort));
-}
-
 /** Every filter of spec §4.4 as SQL; values were validated by the route's schema. */
 function applyFilters(db: Knex, query: Knex.QueryBuilder, f: AlertFilters): void {
   const inList = (column: string, values: string[] | undefined) => {
@@ -223,9 +201,9 @@ function applyFilters(db: Knex, query: Knex.QueryBuilder, f: AlertFilters): void
   inList('a.manifest_path', f.manifest);
   inList('a.relationship', f.relationship);
   if (f.scope) query.where('a.scope', f.scope);
-  if (f.epss) {
-    if (f.epss.op === 'between') query.whereBetween('a.epss_percentage', [f.epss.from, f.epss.to]);
-    else query.where('a.epss_percentage', f.epss.op, f.epss.value);
+  if (f.epssPercentage) {
+    if (f.epssPercentage.op === 'between') query.whereBetween('a.epss_percentage', [f.epssPercentage.from, f.epssPercentage.to]);
+    else query.where('a.epss_percentage', f.epssPercentage.op, f.epssPercentage.value);
   }
   if (f.hasPatch) query.where('a.has_patch', true);
   if (f.hasDeployment) query.whereExists(db('repository_deployment_records as d').whereRaw('d.repo_id = a.repo_id').select(db.raw('1')));

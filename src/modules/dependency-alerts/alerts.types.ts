@@ -80,7 +80,7 @@ export interface AlertFilters {
   package?: string[];
   manifest?: string[];
   relationship?: string[];
-  epss?: EpssFilter;
+  epssPercentage?: EpssFilter;
   hasPatch?: boolean;
   hasDeployment?: boolean;
   assignee?: { kind: 'any' } | { kind: 'none' } | { kind: 'logins'; logins: string[] };
@@ -96,6 +96,7 @@ export interface AlertVisibility {
   repositoryIds: ReadonlySet<number> | 'all';
 }
 
+/** A list of alerts as both doors ask for it (REST query, GraphQL arguments): validated, in domain terms. */
 export interface AlertListRequest {
   filters: AlertFilters;
   sort: AlertSort;
@@ -107,4 +108,19 @@ export interface AlertListRequest {
   fromEnd?: boolean | undefined;
   /** Also count the whole list (GraphQL totalCount). */
   withTotal?: boolean | undefined;
+}
+
+/** The alert a change is about (#27). */
+export interface AlertRef {
+  owner: string;
+  repo: string;
+  number: number;
+}
+
+/** A requested change to an alert (#27, GraphQL updateDependencyAlert): validated, in domain terms. */
+export interface AlertPatch {
+  state?: 'dismissed' | 'open';
+  dismissedReason?: DismissedReason;
+  dismissedComment?: string | null;
+  assignees?: string[];
 }

@@ -57,7 +57,7 @@ export function oidcRoutes(oidc: OidcService, cached: RequestHandler): Router {
   route(router, 'setOrgOidcSubjectTemplate', async (req, res) => {
     const p = parseInput(orgPath, req.params, PATH_INPUT);
     const body = parseInput(orgTemplateBody, jsonBody(req), ORG_TEMPLATE_INPUT);
-    await oidc.setOrgTemplate(principalOf(res), p.org, { includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject });
+    await oidc.setOrgTemplate(principalOf(res), p.org, body);
     sendEmpty(res, 201);
   });
 
@@ -69,9 +69,7 @@ export function oidcRoutes(oidc: OidcService, cached: RequestHandler): Router {
   route(router, 'setRepoOidcSubjectTemplate', async (req, res) => {
     const p = parseInput(repoPath, req.params, PATH_INPUT);
     const body = parseInput(repoTemplateBody, jsonBody(req), REPO_TEMPLATE_INPUT);
-    await oidc.setRepoTemplate(principalOf(res), p.owner, p.repo, {
-      useDefault: body.use_default, includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject,
-    });
+    await oidc.setRepoTemplate(principalOf(res), p.owner, p.repo, body);
     sendEmpty(res, 201);
   });
 

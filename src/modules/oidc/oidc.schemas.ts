@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pathName } from '../../http/params';
 import type { InputContext } from '../../http/validate';
 import { claimKeys, customPropertyName } from '../../shared/names';
+import type { OrgTemplateUpdate, RepoTemplateUpdate } from './oidc.types';
 
 // Request schemas of #11–#20.
 
@@ -24,13 +25,18 @@ export const orgInclusionPath = orgPath.extend({ custom_property_name: customPro
 
 export const inclusionBody = z.strictObject({ custom_property_name: customPropertyName });
 
-export const orgTemplateBody = z.strictObject({
-  include_claim_keys: claimKeys,
-  use_immutable_subject: z.boolean().optional(),
-});
+/** Kept as it is when not given. */
+const useImmutableSubject = z.boolean().optional();
 
-export const repoTemplateBody = z.strictObject({
-  use_default: z.boolean(),
-  include_claim_keys: claimKeys.optional(),
-  use_immutable_subject: z.boolean().optional(),
-});
+export const orgTemplateBody = z
+  .strictObject({ include_claim_keys: claimKeys, use_immutable_subject: useImmutableSubject })
+  .transform((body): OrgTemplateUpdate => ({ includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject }));
+
+export const repoTemplateBody = z
+  .strictObject({ use_default: z.boolean(), include_claim_keys: claimKeys.optional(), use_immutable_subject: useImmutableSubject })
+  .transform((body): RepoTemplateUpdate => ({ useDefault: body.use_default, includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject }));
+
+// The same inputs as GraphQL's mutations give them, by the same rules (messages name camelCase fields).
+export const inclusionInput = z.object({ customPropertyName });
+export const orgTemplateInput = z.object({ includeClaimKeys: claimKeys, useImmutableSubject });
+export const repoTemplateInput = z.object({ useDefault: z.boolean(), includeClaimKeys: claimKeys.optional(), useImmutableSubject });

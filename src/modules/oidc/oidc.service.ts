@@ -3,20 +3,15 @@ import type { Principal } from '../../auth/principal';
 import { withTransaction, type Executor } from '../../database/transaction';
 import { BadRequestError, NotFoundError, ValidationError } from '../../errors/domain';
 import { nowTimestamp } from '../../shared/time';
+import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord } from '../accounts/accounts.types';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { OidcStore } from './oidc.store';
-import { DEFAULT_CLAIM_KEYS, type OrgSubjectTemplate, type PropertyInclusion, type RepoSubjectTemplate } from './oidc.types';
+import { DEFAULT_CLAIM_KEYS, type OrgSubjectTemplate, type OrgTemplateUpdate, type PropertyInclusion, type RepoSubjectTemplate, type RepoTemplateUpdate } from './oidc.types';
 
 export interface OidcDeps {
   db: Knex;
   lookups: AuthorizedLookups;
   oidc: OidcStore;
-}
-
-export interface RepoTemplateUpdate {
-  useDefault: boolean;
-  includeClaimKeys?: string[] | undefined;
-  useImmutableSubject?: boolean | undefined;
 }
 
 const RESOURCE = 'OidcCustomPropertyInclusion';
@@ -32,9 +27,15 @@ export class OidcService {
   constructor(private readonly deps: OidcDeps) {}
 
   async listEnterpriseInclusions(principal: Principal, slug: string): Promise<PropertyInclusion[]> {
+    return (await this.listEnterpriseInclusionsWithEnterprise(principal, slug)).inclusions;
+  }
+
+  /** The same list with the enterprise it belongs to (a GraphQL payload shows both). */
+  async listEnterpriseInclusionsWithEnterprise(principal: Principal, slug: string): Promise<{ enterprise: EnterpriseRecord; inclusions: PropertyInclusion[] }> {
     const { db, oidc } = this.deps;
     const enterprise = await this.deps.lookups.enterprise(db, principal, 'listEnterpriseOidcInclusions', slug);
-    return (await oidc.listInclusions(db, 'enterprise', enterprise.id)).map((name) => ({ customPropertyName: name, source: 'enterprise' }));
+    const inclusions = (await oidc.listInclusions(db, 'enterprise', enterprise.id)).map((name): PropertyInclusion => ({ customPropertyName: name, source: 'enterprise' }));
+    return { enterprise, inclusions };
   }
 
   async createEnterpriseInclusion(principal: Principal, slug: string, name: string): Promise<PropertyInclusion> {
@@ -57,9 +58,15 @@ export class OidcService {
   }
 
   async listOrgInclusions(principal: Principal, orgLogin: string): Promise<PropertyInclusion[]> {
+    return (await this.listOrgInclusionsWithOrg(principal, orgLogin)).inclusions;
+  }
+
+  /** The same list with the organization (a GraphQL payload shows both). */
+  async listOrgInclusionsWithOrg(principal: Principal, orgLogin: string): Promise<{ org: OrganizationRecord; inclusions: PropertyInclusion[] }> {
     const { db, oidc } = this.deps;
     const org = await this.deps.lookups.org(db, principal, 'listOrgOidcInclusions', orgLogin);
-    return (await oidc.listInclusions(db, 'organization', org.id)).map((name) => ({ customPropertyName: name, source: 'organization' }));
+    const inclusions = (await oidc.listInclusions(db, 'organization', org.id)).map((name): PropertyInclusion => ({ customPropertyName: name, source: 'organization' }));
+    return { org, inclusions };
   }
 
   async createOrgInclusion(principal: Principal, orgLogin: string, name: string): Promise<PropertyInclusion> {
@@ -83,13 +90,18 @@ export class OidcService {
 
   /** #17: the organization's template, or the default one before any PUT. */
   async getOrgTemplate(principal: Principal, orgLogin: string): Promise<OrgSubjectTemplate> {
+    return (await this.getOrgTemplateWithOrg(principal, orgLogin)).template;
+  }
+
+  /** #17 with the organization (a GraphQL payload shows both). */
+  async getOrgTemplateWithOrg(principal: Principal, orgLogin: string): Promise<{ org: OrganizationRecord; template: OrgSubjectTemplate }> {
     const { db } = this.deps;
     const org = await this.deps.lookups.org(db, principal, 'getOrgOidcSubjectTemplate', orgLogin);
-    return this.orgTemplateOf(db, org.id);
+    return { org, template: await this.orgTemplateOf(db, org.id) };
   }
 
   /** #18: replaces the keys; use_immutable_subject stays as it was when not given. */
-  async setOrgTemplate(principal: Principal, orgLogin: string, update: { includeClaimKeys: string[]; useImmutableSubject?: boolean | undefined }): Promise<void> {
+  async setOrgTemplate(principal: Principal, orgLogin: string, update: OrgTemplateUpdate): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'setOrgOidcSubjectTemplate', orgLogin);
       await this.deps.oidc.lockOwner(trx, 'organization', org.id);
@@ -107,14 +119,19 @@ export class OidcService {
    * is now; with keys: the repository's own.
    */
   async getRepoTemplate(principal: Principal, owner: string, name: string): Promise<RepoSubjectTemplate> {
+    return (await this.getRepoTemplateWithRepo(principal, owner, name)).template;
+  }
+
+  /** #19 with the repository (a GraphQL payload shows both). */
+  async getRepoTemplateWithRepo(principal: Principal, owner: string, name: string): Promise<{ repo: RepositoryRecord; template: RepoSubjectTemplate }> {
     const { db, oidc } = this.deps;
     const repo = await this.deps.lookups.repo(db, principal, 'getRepoOidcSubjectTemplate', owner, name);
     const stored = await oidc.findRepoTemplate(db, repo.id);
     if (!stored || stored.useDefault) {
-      return { useDefault: true, includeClaimKeys: [...DEFAULT_CLAIM_KEYS], useImmutableSubject: stored?.useImmutableSubject ?? false };
+      return { repo, template: { useDefault: true, includeClaimKeys: [...DEFAULT_CLAIM_KEYS], useImmutableSubject: stored?.useImmutableSubject ?? false } };
     }
     const keys = stored.includeClaimKeys ?? (repo.ownerType === 'Organization' ? (await this.orgTemplateOf(db, repo.ownerId)).includeClaimKeys : [...DEFAULT_CLAIM_KEYS]);
-    return { useDefault: false, includeClaimKeys: keys, useImmutableSubject: stored.useImmutableSubject };
+    return { repo, template: { useDefault: false, includeClaimKeys: keys, useImmutableSubject: stored.useImmutableSubject } };
   }
 
   /** #20: keys are ignored when use_default is true. */

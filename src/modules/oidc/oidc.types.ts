@@ -10,6 +10,20 @@ export interface OrgSubjectTemplate {
   useImmutableSubject: boolean;
 }
 
+/** #18's change, as both doors ask for it: validated, in domain terms. */
+export interface OrgTemplateUpdate {
+  includeClaimKeys: string[];
+  /** Kept as it is when not given. */
+  useImmutableSubject?: boolean | undefined;
+}
+
+/** #20's change, as both doors ask for it: validated, in domain terms. */
+export interface RepoTemplateUpdate {
+  useDefault: boolean;
+  includeClaimKeys?: string[] | undefined;
+  useImmutableSubject?: boolean | undefined;
+}
+
 /** What #19 shows: the keys in effect, whatever their source. */
 export interface RepoSubjectTemplate {
   useDefault: boolean;

@@ -31,13 +31,13 @@ export function orgRolesRoutes(roles: OrgRolesService, cached: RequestHandler): 
 
   route(router, 'assignTeamToOrgRole', async (req, res) => {
     const p = parseInput(teamRolePath, req.params, ROLE_INPUT);
-    await roles.assignToTeam(principalOf(res), p.org, p.team_slug, p.role_id);
+    await roles.assignToTeam(principalOf(res), { org: p.org, teamSlug: p.team_slug, roleId: p.role_id });
     sendEmpty(res, 204);
   });
 
   route(router, 'revokeOrgRoleTeam', async (req, res) => {
     const p = parseInput(teamRolePath, req.params, ROLE_INPUT);
-    await roles.revokeFromTeam(principalOf(res), p.org, p.team_slug, p.role_id);
+    await roles.revokeFromTeam(principalOf(res), { org: p.org, teamSlug: p.team_slug, roleId: p.role_id });
     sendEmpty(res, 204);
   });
 
@@ -49,13 +49,13 @@ export function orgRolesRoutes(roles: OrgRolesService, cached: RequestHandler): 
 
   route(router, 'assignUserToOrgRole', async (req, res) => {
     const p = parseInput(userRolePath, req.params, ROLE_INPUT);
-    await roles.assignToUser(principalOf(res), p.org, p.username, p.role_id);
+    await roles.assignToUser(principalOf(res), { org: p.org, username: p.username, roleId: p.role_id });
     sendEmpty(res, 204);
   });
 
   route(router, 'revokeOrgRoleUser', async (req, res) => {
     const p = parseInput(userRolePath, req.params, ROLE_INPUT);
-    await roles.revokeFromUser(principalOf(res), p.org, p.username, p.role_id);
+    await roles.revokeFromUser(principalOf(res), { org: p.org, username: p.username, roleId: p.role_id });
     sendEmpty(res, 204);
   });
 

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../auth/principal';
 import { withTransaction, type Executor } from '../../database/transaction';
-import { NotFoundError, ValidationError } from '../../errors/domain';
+import { AuthenticationError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/domain';
 import { nowTimestamp } from '../../shared/time';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { OrganizationRecord, TeamRecord } from '../accounts/accounts.types';
 import type { AccessStore } from '../../auth/access.store';
 import type { OrgRolesStore } from './org-roles.store';
-import { assignmentOf, type Page, type RoleRecord, type RoleTeam, type RoleUser, type TeamWithParent } from './org-roles.types';
+import { assignmentOf, type Page, type RoleRecord, type RoleTeam, type RoleUser, type TeamRoleAssignment, type TeamWithParent, type UserRoleAssignment } from './org-roles.types';
 
 export interface OrgRolesDeps {
   db: Knex;
@@ -44,13 +44,25 @@ export class OrgRolesService {
   }
 
   /** A role as an owner managing assignments sees it (the check of #3–#7, not of #8). */
+  /** Whether the caller sees the organization's teams as #9 shows them (GraphQL node(id:) of a team). */
+  async maySeeTeams(principal: Principal, orgLogin: string): Promise<boolean> {
+    try {
+      await this.deps.lookups.org(this.deps.db, principal, 'listOrgRoleTeams', orgLogin);
+      return true;
+    } catch (error) {
+      if (error instanceof ForbiddenError || error instanceof AuthenticationError) return false;
+      throw error;
+    }
+  }
+
   async getRoleForAdmin(principal: Principal, orgLogin: string, roleId: number): Promise<{ org: OrganizationRecord; role: RoleRecord }> {
     const { db } = this.deps;
     const org = await this.deps.lookups.org(db, principal, 'assignTeamToOrgRole', orgLogin);
     return { org, role: await this.existingRole(db, org, roleId) };
   }
 
-  async assignToTeam(principal: Principal, orgLogin: string, teamSlug: string, roleId: number): Promise<void> {
+  async assignToTeam(principal: Principal, assignment: TeamRoleAssignment): Promise<void> {
+    const { org: orgLogin, teamSlug, roleId } = assignment;
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'assignTeamToOrgRole', orgLogin);
       assertRolesEnabled(org); // spec #3: 422 when the feature is off
@@ -60,7 +72,8 @@ export class OrgRolesService {
     });
   }
 
-  async revokeFromTeam(principal: Principal, orgLogin: string, teamSlug: string, roleId: number): Promise<void> {
+  async revokeFromTeam(principal: Principal, assignment: TeamRoleAssignment): Promise<void> {
+    const { org: orgLogin, teamSlug, roleId } = assignment;
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'revokeOrgRoleTeam', orgLogin);
       const team = await this.existingTeam(trx, org, teamSlug);
@@ -77,7 +90,8 @@ export class OrgRolesService {
     });
   }
 
-  async assignToUser(principal: Principal, orgLogin: string, username: string, roleId: number): Promise<void> {
+  async assignToUser(principal: Principal, assignment: UserRoleAssignment): Promise<void> {
+    const { org: orgLogin, username, roleId } = assignment;
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'assignUserToOrgRole', orgLogin);
       assertRolesEnabled(org); // spec #6: 422 when the feature is off
@@ -93,7 +107,8 @@ export class OrgRolesService {
     });
   }
 
-  async revokeFromUser(principal: Principal, orgLogin: string, username: string, roleId: number): Promise<void> {
+  async revokeFromUser(principal: Principal, assignment: UserRoleAssignment): Promise<void> {
+    const { org: orgLogin, username, roleId } = assignment;
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'revokeOrgRoleUser', orgLogin);
       const user = await this.existingUser(trx, username);

@@ -48,3 +48,17 @@ export interface Page<T> {
   total: number;
   items: T[];
 }
+
+/** A role given to or taken from a team (#3, #4), as both doors name it. */
+export interface TeamRoleAssignment {
+  org: string;
+  teamSlug: string;
+  roleId: number;
+}
+
+/** A role given to or taken from a user (#6, #7), as both doors name it. */
+export interface UserRoleAssignment {
+  org: string;
+  username: string;
+  roleId: number;
+}

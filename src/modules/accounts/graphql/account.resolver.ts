@@ -14,7 +14,7 @@ export class AccountQueries {
 
   @Query(() => Organization, { nullable: true, description: 'An organization by login; null with NOT_FOUND when there is none the caller may see.' })
   async organization(@Arg('login', { description: 'The organization\'s login (any case).' }) login: string, @Ctx() ctx: GraphQLContext): Promise<Organization | null> {
-    const org = await ctx.services.lookups.visibleOrg(ctx.services.database.knex, ctx.principal, login);
+    const org = await ctx.services.accounts.visibleOrganization(ctx.principal, login);
     if (!org) throw new NotFoundError();
     // Its repositories' `owner` is this organization: the row is at hand, not a statement more.
     ctx.loaders.organizationById.prime(org.id, org);
@@ -23,7 +23,7 @@ export class AccountQueries {
 
   @Query(() => Enterprise, { nullable: true, description: 'An enterprise by slug; null with NOT_FOUND when there is none the caller may see.' })
   async enterprise(@Arg('slug', { description: 'The enterprise\'s slug (any case).' }) slug: string, @Ctx() ctx: GraphQLContext): Promise<Enterprise | null> {
-    const enterprise = await ctx.services.lookups.visibleEnterprise(ctx.services.database.knex, ctx.principal, slug);
+    const enterprise = await ctx.services.accounts.visibleEnterprise(ctx.principal, slug);
     if (!enterprise) throw new NotFoundError();
     return toEnterprise(enterprise);
   }
@@ -34,7 +34,7 @@ export class AccountQueries {
     @Arg('name', { description: 'The repository\'s name (any case; a .git suffix is dropped).' }) name: string,
     @Ctx() ctx: GraphQLContext,
   ): Promise<Repository | null> {
-    const repo = await ctx.services.lookups.visibleRepo(ctx.services.database.knex, ctx.principal, owner, name);
+    const repo = await ctx.services.accounts.visibleRepository(ctx.principal, owner, name);
     if (!repo) throw new NotFoundError();
     return toRepository(ctx.apiBase, repo);
   }
@@ -45,7 +45,7 @@ export class OrganizationRelations {
   @FieldResolver(() => Enterprise, { nullable: true, description: 'The enterprise the organization belongs to, if any (and visible).' })
   async enterprise(@Root() org: Organization, @Ctx() ctx: GraphQLContext): Promise<Enterprise | null> {
     if (org.record.enterpriseId === null) return null;
-    const enterprise = await ctx.services.lookups.visibleEnterpriseById(ctx.services.database.knex, ctx.principal, org.record.enterpriseId);
+    const enterprise = await ctx.services.accounts.visibleEnterpriseById(ctx.principal, org.record.enterpriseId);
     return enterprise ? toEnterprise(enterprise) : null;
   }
 }

@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType, createUnionType, registerEnumType } from 'type-graphql';
 import { encodeNodeId } from '../../../shared/node-id';
 import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord, TeamRecord, UserRecord } from '../accounts.types';
-import { Node } from './node';
+import { Node, objectOf } from './node';
 
 export enum TeamPrivacy { SECRET = 'secret', CLOSED = 'closed' }
 export enum TeamNotificationSetting { NOTIFICATIONS_ENABLED = 'notifications_enabled', NOTIFICATIONS_DISABLED = 'notifications_disabled' }
@@ -111,45 +111,39 @@ export class Repository extends Node {
   record!: RepositoryRecord;
 }
 
-/** The GraphQL type name of a repository owner. */
-export function repositoryOwnerTypeName(value: User | Organization): 'Organization' | 'User' {
-  return 'organizationRolesEnabled' in value ? 'Organization' : 'User';
-}
-
 export const RepositoryOwner = createUnionType({
   name: 'RepositoryOwner',
   description: 'A user or an organization owning repositories.',
   types: () => [User, Organization] as const,
-  resolveType: repositoryOwnerTypeName,
 });
 
 export function toUser(base: string, user: UserRecord): User {
-  return { id: encodeNodeId(user.type, user.id), databaseId: user.id, login: user.login, siteAdmin: user.siteAdmin, url: `${base}/users/${user.login}` };
+  return objectOf(User, { id: encodeNodeId(user.type, user.id), databaseId: user.id, login: user.login, siteAdmin: user.siteAdmin, url: `${base}/users/${user.login}` });
 }
 
 export function toOrganization(base: string, org: OrganizationRecord): Organization {
-  return {
+  return objectOf(Organization, {
     id: encodeNodeId('Organization', org.id), databaseId: org.id, login: org.login, description: org.description,
     organizationRolesEnabled: org.rolesEnabled, url: `${base}/orgs/${org.login}`, record: org,
-  };
+  });
 }
 
 export function toEnterprise(enterprise: EnterpriseRecord): Enterprise {
-  return { id: encodeNodeId('Enterprise', enterprise.id), databaseId: enterprise.id, slug: enterprise.slug, name: enterprise.name, record: enterprise };
+  return objectOf(Enterprise, { id: encodeNodeId('Enterprise', enterprise.id), databaseId: enterprise.id, slug: enterprise.slug, name: enterprise.name, record: enterprise });
 }
 
 export function toTeam(team: TeamRecord): Team {
-  return {
+  return objectOf(Team, {
     id: encodeNodeId('Team', team.id), databaseId: team.id, slug: team.slug, name: team.name, description: team.description,
     privacy: team.privacy as TeamPrivacy, notificationSetting: team.notificationSetting as TeamNotificationSetting,
     permission: team.permission as TeamPermission, record: team,
-  };
+  });
 }
 
 export function toRepository(base: string, repo: RepositoryRecord): Repository {
   const nameWithOwner = `${repo.ownerLogin}/${repo.name}`;
-  return {
+  return objectOf(Repository, {
     id: encodeNodeId('Repository', repo.id), databaseId: repo.id, name: repo.name, nameWithOwner, isPrivate: repo.isPrivate,
     isFork: repo.fork, description: repo.description, url: `${base}/repos/${nameWithOwner}`, record: repo,
-  };
+  });
 }

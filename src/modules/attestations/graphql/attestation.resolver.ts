@@ -1,22 +1,24 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
+import { clearLoadersAfter } from '../../../graphql/loaders';
 import { toConnection, windowOf, type Connection } from '../../../graphql/relay';
-import { parseArgs } from '../../../graphql/arguments';
-import { encodeCursor } from '../../../database/keyset';
+import { givenArgs, parseArgs } from '../../../graphql/arguments';
 import { encodeNodeId } from '../../../shared/node-id';
 import type { RepositoryRecord } from '../../accounts/accounts.types';
 import { Repository, toRepository } from '../../accounts/graphql/account.types';
-import { ATTESTATION_INPUT, createBody, listQuery, subjectPath } from '../attestations.schemas';
+import { objectOf } from '../../accounts/graphql/node';
+import { ATTESTATION_INPUT, attestationListChecks, createBody } from '../attestations.schemas';
 import { serializeAttestation } from '../attestations.serializers';
-import { ATTESTATIONS_LIST, type AttestationRecord } from '../attestations.store';
+import { attestationCursor } from '../attestations.cursors';
+import type { AttestationRecord } from '../attestations.types';
 import { Attestation, AttestationArgs, AttestationConnection, AttestationSubject, CreateAttestationInput, CreateAttestationPayload } from './attestation.types';
 
 export function toAttestation(base: string, repo: RepositoryRecord, record: AttestationRecord): Attestation {
   const rest = serializeAttestation(base, { ownerLogin: repo.ownerLogin, name: repo.name }, record);
-  return {
+  return objectOf(Attestation, {
     id: encodeNodeId('Attestation', record.id), databaseId: record.id, bundle: record.bundle, predicateType: record.predicateType,
     bundleUrl: rest.bundle_url, initiator: record.initiatorLogin, repository: toRepository(base, repo), record,
-  };
+  });
 }
 
 @Resolver(() => Repository)
@@ -24,14 +26,13 @@ export class RepositoryAttestations {
   @FieldResolver(() => AttestationConnection, { nullable: true, description: 'Attestations of the repository for a subject digest, newest first.' })
   async attestations(@Root() repo: Repository, @Args() args: AttestationArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<Attestation>> {
     const window = windowOf(args);
-    // The same checks as #22: the digest's form and the predicate type.
-    const { subject_digest: digest } = parseArgs(subjectPath, { owner: repo.record.ownerLogin, repo: repo.name, subject_digest: args.subjectDigest }, ATTESTATION_INPUT);
-    parseArgs(listQuery, Object.fromEntries(Object.entries({ predicate_type: args.predicateType, after: window.after, before: window.before }).filter(([, v]) => v != null)), ATTESTATION_INPUT);
-    const result = await ctx.services.attestations.list(ctx.principal, repo.record.ownerLogin, repo.name, digest, {
-      predicateType: args.predicateType ?? undefined, perPage: Math.max(window.perPage, 1), after: window.after, before: window.before, fromEnd: window.fromEnd, withTotal: true,
+    // The same checks as #22: the digest's form, the predicate type, the cursors.
+    const checked = parseArgs(attestationListChecks, givenArgs({ subjectDigest: args.subjectDigest, predicateType: args.predicateType, after: window.after, before: window.before }), ATTESTATION_INPUT);
+    const result = await ctx.services.attestations.list(ctx.principal, repo.record.ownerLogin, repo.name, {
+      ...checked, perPage: Math.max(window.perPage, 1), fromEnd: window.fromEnd, withTotal: true,
     });
     const items = window.perPage === 0 ? [] : result.page.items;
-    return toConnection({ ...result.page, items }, (a) => encodeCursor(ATTESTATIONS_LIST, [a.id]), (a) => toAttestation(ctx.apiBase, result.repo, a), result.total ?? items.length);
+    return toConnection({ ...result.page, items }, attestationCursor, (a) => toAttestation(ctx.apiBase, result.repo, a), result.total ?? items.length);
   }
 }
 
@@ -44,6 +45,7 @@ export class AttestationSubjects {
 }
 
 @Resolver()
+@UseMiddleware(clearLoadersAfter)
 export class AttestationMutations {
   @Mutation(() => CreateAttestationPayload, { nullable: true, description: 'Checks a signed bundle and stores it against a repository (once).' })
   async createAttestation(@Arg('input', { description: 'The repository and bundle.' }) input: CreateAttestationInput, @Ctx() ctx: GraphQLContext): Promise<CreateAttestationPayload> {

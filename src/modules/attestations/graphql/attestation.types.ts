@@ -3,7 +3,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { ConnectionArgs, connectionOf } from '../../../graphql/relay';
 import { Node } from '../../accounts/graphql/node';
 import { Repository } from '../../accounts/graphql/account.types';
-import type { AttestationRecord } from '../attestations.store';
+import type { AttestationRecord } from '../attestations.types';
 
 @ObjectType({ simpleResolvers: true, description: 'A subject an attestation is about.' })
 export class AttestationSubject {

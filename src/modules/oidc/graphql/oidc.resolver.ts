@@ -1,8 +1,9 @@
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
-import { parseArgs } from '../../../graphql/arguments';
+import { clearLoadersAfter } from '../../../graphql/loaders';
+import { givenArgs, parseArgs } from '../../../graphql/arguments';
 import { Enterprise, Organization, Repository, toEnterprise, toOrganization, toRepository } from '../../accounts/graphql/account.types';
-import { INCLUSION_INPUT, ORG_TEMPLATE_INPUT, REPO_TEMPLATE_INPUT, inclusionBody, orgTemplateBody, repoTemplateBody } from '../oidc.schemas';
+import { INCLUSION_INPUT, ORG_TEMPLATE_INPUT, REPO_TEMPLATE_INPUT, inclusionInput, orgTemplateInput, repoTemplateInput } from '../oidc.schemas';
 import type { PropertyInclusion } from '../oidc.types';
 import {
   EnterpriseInclusionInput, EnterpriseInclusionPayload, InclusionSource, OidcPropertyInclusion, OrganizationInclusionInput, OrganizationInclusionPayload,
@@ -11,7 +12,6 @@ import {
 } from './oidc.types';
 
 const toInclusion = (i: PropertyInclusion): OidcPropertyInclusion => ({ customPropertyName: i.customPropertyName, source: i.source as InclusionSource });
-const defined = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null));
 
 @Resolver(() => Enterprise)
 export class EnterpriseOidc {
@@ -43,60 +43,59 @@ export class RepositoryOidc {
 }
 
 @Resolver()
+@UseMiddleware(clearLoadersAfter)
 export class OidcMutations {
   @Mutation(() => EnterpriseInclusionPayload, { nullable: true, description: 'Includes a custom property in the OIDC tokens of every organization of an enterprise.' })
   async addEnterpriseOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: EnterpriseInclusionInput, @Ctx() ctx: GraphQLContext): Promise<EnterpriseInclusionPayload> {
-    const body = parseArgs(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
-    await ctx.services.oidc.createEnterpriseInclusion(ctx.principal, input.enterprise, body.custom_property_name);
+    const { customPropertyName } = parseArgs(inclusionInput, { customPropertyName: input.customPropertyName }, INCLUSION_INPUT);
+    await ctx.services.oidc.createEnterpriseInclusion(ctx.principal, input.enterprise, customPropertyName);
     return this.enterprisePayload(ctx, input.enterprise);
   }
 
   @Mutation(() => EnterpriseInclusionPayload, { nullable: true, description: 'Removes an enterprise custom property inclusion.' })
   async removeEnterpriseOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: EnterpriseInclusionInput, @Ctx() ctx: GraphQLContext): Promise<EnterpriseInclusionPayload> {
-    const body = parseArgs(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
-    await ctx.services.oidc.deleteEnterpriseInclusion(ctx.principal, input.enterprise, body.custom_property_name);
+    const { customPropertyName } = parseArgs(inclusionInput, { customPropertyName: input.customPropertyName }, INCLUSION_INPUT);
+    await ctx.services.oidc.deleteEnterpriseInclusion(ctx.principal, input.enterprise, customPropertyName);
     return this.enterprisePayload(ctx, input.enterprise);
   }
 
   @Mutation(() => OrganizationInclusionPayload, { nullable: true, description: 'Includes a custom property in the OIDC tokens of an organization\'s workflows.' })
   async addOrganizationOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: OrganizationInclusionInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationInclusionPayload> {
-    const body = parseArgs(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
-    await ctx.services.oidc.createOrgInclusion(ctx.principal, input.organization, body.custom_property_name);
+    const { customPropertyName } = parseArgs(inclusionInput, { customPropertyName: input.customPropertyName }, INCLUSION_INPUT);
+    await ctx.services.oidc.createOrgInclusion(ctx.principal, input.organization, customPropertyName);
     return this.organizationPayload(ctx, input.organization);
   }
 
   @Mutation(() => OrganizationInclusionPayload, { nullable: true, description: 'Removes an organization custom property inclusion.' })
   async removeOrganizationOidcPropertyInclusion(@Arg('input', { description: 'The inclusion.' }) input: OrganizationInclusionInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationInclusionPayload> {
-    const body = parseArgs(inclusionBody, { custom_property_name: input.customPropertyName }, INCLUSION_INPUT);
-    await ctx.services.oidc.deleteOrgInclusion(ctx.principal, input.organization, body.custom_property_name);
+    const { customPropertyName } = parseArgs(inclusionInput, { customPropertyName: input.customPropertyName }, INCLUSION_INPUT);
+    await ctx.services.oidc.deleteOrgInclusion(ctx.principal, input.organization, customPropertyName);
     return this.organizationPayload(ctx, input.organization);
   }
 
   @Mutation(() => OrganizationTemplatePayload, { nullable: true, description: 'Replaces an organization\'s OIDC subject claim template.' })
   async setOrganizationOidcSubjectClaimTemplate(@Arg('input', { description: 'The template.' }) input: SetOrganizationSubjectClaimTemplateInput, @Ctx() ctx: GraphQLContext): Promise<OrganizationTemplatePayload> {
-    const body = parseArgs(orgTemplateBody, defined({ include_claim_keys: input.includeClaimKeys, use_immutable_subject: input.useImmutableSubject }), ORG_TEMPLATE_INPUT);
-    await ctx.services.oidc.setOrgTemplate(ctx.principal, input.organization, { includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject });
-    const org = await ctx.services.lookups.org(ctx.services.database.knex, ctx.principal, 'getOrgOidcSubjectTemplate', input.organization);
-    return { organization: toOrganization(ctx.apiBase, org), template: await ctx.services.oidc.getOrgTemplate(ctx.principal, input.organization) };
+    const update = parseArgs(orgTemplateInput, givenArgs({ includeClaimKeys: input.includeClaimKeys, useImmutableSubject: input.useImmutableSubject }), ORG_TEMPLATE_INPUT);
+    await ctx.services.oidc.setOrgTemplate(ctx.principal, input.organization, update);
+    const { org, template } = await ctx.services.oidc.getOrgTemplateWithOrg(ctx.principal, input.organization);
+    return { organization: toOrganization(ctx.apiBase, org), template };
   }
 
   @Mutation(() => RepositoryTemplatePayload, { nullable: true, description: 'Sets a repository\'s OIDC subject claim template and opt-in.' })
   async setRepositoryOidcSubjectClaimTemplate(@Arg('input', { description: 'The template.' }) input: SetRepositorySubjectClaimTemplateInput, @Ctx() ctx: GraphQLContext): Promise<RepositoryTemplatePayload> {
-    const body = parseArgs(repoTemplateBody, defined({ use_default: input.useDefault, include_claim_keys: input.includeClaimKeys, use_immutable_subject: input.useImmutableSubject }), REPO_TEMPLATE_INPUT);
-    await ctx.services.oidc.setRepoTemplate(ctx.principal, input.owner, input.repository, {
-      useDefault: body.use_default, includeClaimKeys: body.include_claim_keys, useImmutableSubject: body.use_immutable_subject,
-    });
-    const repo = await ctx.services.lookups.repo(ctx.services.database.knex, ctx.principal, 'getRepoOidcSubjectTemplate', input.owner, input.repository);
-    return { repository: toRepository(ctx.apiBase, repo), template: await ctx.services.oidc.getRepoTemplate(ctx.principal, input.owner, input.repository) };
+    const update = parseArgs(repoTemplateInput, givenArgs({ useDefault: input.useDefault, includeClaimKeys: input.includeClaimKeys, useImmutableSubject: input.useImmutableSubject }), REPO_TEMPLATE_INPUT);
+    await ctx.services.oidc.setRepoTemplate(ctx.principal, input.owner, input.repository, update);
+    const { repo, template } = await ctx.services.oidc.getRepoTemplateWithRepo(ctx.principal, input.owner, input.repository);
+    return { repository: toRepository(ctx.apiBase, repo), template };
   }
 
   private async enterprisePayload(ctx: GraphQLContext, slug: string): Promise<EnterpriseInclusionPayload> {
-    const enterprise = await ctx.services.lookups.enterprise(ctx.services.database.knex, ctx.principal, 'listEnterpriseOidcInclusions', slug);
-    return { enterprise: toEnterprise(enterprise), inclusions: (await ctx.services.oidc.listEnterpriseInclusions(ctx.principal, slug)).map(toInclusion) };
+    const { enterprise, inclusions } = await ctx.services.oidc.listEnterpriseInclusionsWithEnterprise(ctx.principal, slug);
+    return { enterprise: toEnterprise(enterprise), inclusions: inclusions.map(toInclusion) };
   }
 
   private async organizationPayload(ctx: GraphQLContext, login: string): Promise<OrganizationInclusionPayload> {
-    const org = await ctx.services.lookups.org(ctx.services.database.knex, ctx.principal, 'listOrgOidcInclusions', login);
-    return { organization: toOrganization(ctx.apiBase, org), inclusions: (await ctx.services.oidc.listOrgInclusions(ctx.principal, login)).map(toInclusion) };
+    const { org, inclusions } = await ctx.services.oidc.listOrgInclusionsWithOrg(ctx.principal, login);
+    return { organization: toOrganization(ctx.apiBase, org), inclusions: inclusions.map(toInclusion) };
   }
 }

@@ -1,21 +1,23 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
-import { NotFoundError } from '../../../errors/domain';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
-import { ConnectionArgs, offsetCursor, offsetOf, windowOf, type Connection } from '../../../graphql/relay';
+import { clearLoadersAfter } from '../../../graphql/loaders';
+import { ConnectionArgs, windowOf, type Connection } from '../../../graphql/relay';
+import { offsetCursor, offsetOf, roleHoldersList } from '../org-roles.cursors';
 import { encodeNodeId } from '../../../shared/node-id';
 import { Organization, Team, User, toOrganization, toTeam, toUser } from '../../accounts/graphql/account.types';
 import type { OrganizationRecord } from '../../accounts/accounts.types';
-import type { RoleRecord } from '../org-roles.types';
+import { objectOf } from '../../accounts/graphql/node';
+import type { RoleRecord, TeamRoleAssignment, UserRoleAssignment } from '../org-roles.types';
 import {
   BaseRole, OrganizationRole, RoleAssignment, RoleSource, RoleTeamConnection, RoleUserConnection, TeamInput, TeamRoleInput, TeamRolePayload, UserInput, UserRoleInput, UserRolePayload,
 } from './role.types';
 
 export function toRole(base: string, org: OrganizationRecord, role: RoleRecord): OrganizationRole {
-  return {
+  return objectOf(OrganizationRole, {
     id: encodeNodeId('OrganizationRole', role.id, org.id), databaseId: role.id, name: role.name, description: role.description,
     permissions: role.permissions, baseRole: role.baseRole as BaseRole | null, source: role.source as RoleSource, createdAt: new Date(role.createdAt), updatedAt: new Date(role.updatedAt),
     organization: toOrganization(base, org), role, org,
-  };
+  });
 }
 
 /** Whether the window counts from the end of the list, so the list's size must be known first. */
@@ -66,7 +68,7 @@ export class OrganizationRoles {
 export class OrganizationRoleHolders {
   @FieldResolver(() => RoleTeamConnection, { nullable: true, description: 'Teams holding the role, and how (owners).' })
   async teams(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
-    const list = `role_teams:${role.org.id}:${role.databaseId}`;
+    const list = roleHoldersList('teams', role.org.id, role.databaseId);
     const total = needsTotal(args) ? (await ctx.services.orgRoles.listTeams(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 })).total : 0;
     const { offset, limit } = offsetWindow(list, args, total);
     const result = await ctx.services.orgRoles.listTeams(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: limit, offset });
@@ -75,7 +77,7 @@ export class OrganizationRoleHolders {
 
   @FieldResolver(() => RoleUserConnection, { nullable: true, description: 'Users holding the role, how, and through which teams (owners).' })
   async users(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
-    const list = `role_users:${role.org.id}:${role.databaseId}`;
+    const list = roleHoldersList('users', role.org.id, role.databaseId);
     const total = needsTotal(args) ? (await ctx.services.orgRoles.listUsers(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 })).total : 0;
     const { offset, limit } = offsetWindow(list, args, total);
     const result = await ctx.services.orgRoles.listUsers(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: limit, offset });
@@ -85,17 +87,15 @@ export class OrganizationRoleHolders {
   }
 }
 
+const teamAssignmentOf = (input: TeamRoleInput): TeamRoleAssignment => ({ org: input.organization, teamSlug: input.team, roleId: input.roleId });
+const userAssignmentOf = (input: UserRoleInput): UserRoleAssignment => ({ org: input.organization, username: input.user, roleId: input.roleId });
+
 async function teamOf(ctx: GraphQLContext, orgLogin: string, slug: string): Promise<Team> {
-  const org = await ctx.services.stores.accounts.findOrganizationByLogin(ctx.services.database.knex, orgLogin);
-  const team = org ? await ctx.services.stores.accounts.findTeamBySlug(ctx.services.database.knex, org.id, slug) : undefined;
-  if (!team) throw new NotFoundError();
-  return toTeam(team);
+  return toTeam(await ctx.services.accounts.getTeam(ctx.principal, orgLogin, slug));
 }
 
 async function userOf(ctx: GraphQLContext, login: string): Promise<User> {
-  const user = await ctx.services.stores.accounts.findUserByLogin(ctx.services.database.knex, login);
-  if (!user) throw new NotFoundError();
-  return toUser(ctx.apiBase, user);
+  return toUser(ctx.apiBase, await ctx.services.accounts.getUser(ctx.principal, login));
 }
 
 async function roleOf(ctx: GraphQLContext, orgLogin: string, roleId: number): Promise<OrganizationRole | null> {
@@ -104,16 +104,17 @@ async function roleOf(ctx: GraphQLContext, orgLogin: string, roleId: number): Pr
 }
 
 @Resolver()
+@UseMiddleware(clearLoadersAfter)
 export class OrganizationRoleMutations {
   @Mutation(() => TeamRolePayload, { nullable: true, description: 'Assigns a role to a team (idempotent).' })
   async assignOrganizationRoleToTeam(@Arg('input', { description: 'The role and team.' }) input: TeamRoleInput, @Ctx() ctx: GraphQLContext): Promise<TeamRolePayload> {
-    await ctx.services.orgRoles.assignToTeam(ctx.principal, input.organization, input.team, input.roleId);
+    await ctx.services.orgRoles.assignToTeam(ctx.principal, teamAssignmentOf(input));
     return { organizationRole: await roleOf(ctx, input.organization, input.roleId), team: await teamOf(ctx, input.organization, input.team) };
   }
 
   @Mutation(() => TeamRolePayload, { nullable: true, description: 'Revokes a role from a team.' })
   async revokeOrganizationRoleFromTeam(@Arg('input', { description: 'The role and team.' }) input: TeamRoleInput, @Ctx() ctx: GraphQLContext): Promise<TeamRolePayload> {
-    await ctx.services.orgRoles.revokeFromTeam(ctx.principal, input.organization, input.team, input.roleId);
+    await ctx.services.orgRoles.revokeFromTeam(ctx.principal, teamAssignmentOf(input));
     return { organizationRole: await roleOf(ctx, input.organization, input.roleId), team: await teamOf(ctx, input.organization, input.team) };
   }
 
@@ -125,13 +126,13 @@ export class OrganizationRoleMutations {
 
   @Mutation(() => UserRolePayload, { nullable: true, description: 'Assigns a role to a member (idempotent).' })
   async assignOrganizationRoleToUser(@Arg('input', { description: 'The role and user.' }) input: UserRoleInput, @Ctx() ctx: GraphQLContext): Promise<UserRolePayload> {
-    await ctx.services.orgRoles.assignToUser(ctx.principal, input.organization, input.user, input.roleId);
+    await ctx.services.orgRoles.assignToUser(ctx.principal, userAssignmentOf(input));
     return { organizationRole: await roleOf(ctx, input.organization, input.roleId), user: await userOf(ctx, input.user) };
   }
 
   @Mutation(() => UserRolePayload, { nullable: true, description: 'Revokes a role from a user.' })
   async revokeOrganizationRoleFromUser(@Arg('input', { description: 'The role and user.' }) input: UserRoleInput, @Ctx() ctx: GraphQLContext): Promise<UserRolePayload> {
-    await ctx.services.orgRoles.revokeFromUser(ctx.principal, input.organization, input.user, input.roleId);
+    await ctx.services.orgRoles.revokeFromUser(ctx.principal, userAssignmentOf(input));
     return { organizationRole: await roleOf(ctx, input.organization, input.roleId), user: await userOf(ctx, input.user) };
   }
 

@@ -1,0 +1,28 @@
+/** A stored attestation (spec §4.3). */
+export interface AttestationRecord {
+  id: number;
+  repoId: number;
+  bundle: unknown;
+  predicateType: string;
+  initiatorLogin: string | null;
+}
+
+/** #22's list as both doors ask for it (REST path and query, GraphQL arguments): validated, in domain terms. */
+export interface AttestationListQuery {
+  /** sha256:<64 lower-case hex>. */
+  subjectDigest: string;
+  predicateType?: string | undefined;
+  perPage: number;
+  after?: string | undefined;
+  before?: string | undefined;
+  /** The last page (GraphQL `last` without `before`). */
+  fromEnd?: boolean | undefined;
+  /** Also count the whole list (GraphQL totalCount). */
+  withTotal?: boolean | undefined;
+}
+
+/** A subject an attestation is indexed by. */
+export interface AttestationSubjectRecord {
+  digest: string;
+  name: string | null;
+}
