@@ -2,7 +2,7 @@ import { VersionedCache } from './versioned-cache';
 
 /**
  * A batch look-up by id whose results are kept for one version of the rows they come from
- * (the world version for accounts, repositories and advisories): a page of alerts then
+ * (the reference version for accounts, repositories and advisories): a page of alerts then
  * needs no statement for the references it has seen before.
  */
 export class CachedBatch<Db, V extends {}> {

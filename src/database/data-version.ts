@@ -3,16 +3,17 @@ import type { Database } from './connection';
 
 /**
  * The database's two write counters (see the data_versions migration): `data` moves with
- * every committed write to a table answers are built from, `world` with every write to the
- * tables cached fragments are built from. Equal counters mean equal data, in every
+ * every committed write to a table answers are built from, `reference` with every write to the
+ * tables of the records alerts refer to (accounts, repositories, advisories), which cached
+ * fragments are built from. Equal counters mean equal data, in every
  * instance over the same database: that is what makes in-process caches safe.
  */
 export interface DataVersions {
   data: number;
-  world: number;
+  reference: number;
 }
 
-const SQL = 'select data, world from data_versions where id = 1';
+const SQL = 'select data, reference from data_versions where id = 1';
 
 interface PreparedConnection {
   prepare(sql: string): { get(): unknown };
@@ -34,7 +35,7 @@ export class DataVersionReader {
 
   async read(): Promise<DataVersions> {
     const { knex, dialect } = this.database;
-    if (dialect === 'postgres') return toVersions(await knex('data_versions').where('id', 1).first('data', 'world'));
+    if (dialect === 'postgres') return toVersions(await knex('data_versions').where('id', 1).first('data', 'reference'));
     const client = knex.client as SqliteClient;
     // The one connection, when nobody holds it (so no transaction is open on it): read at
     // once, synchronously, so nobody can take it in between. Otherwise wait for it.
@@ -73,7 +74,7 @@ interface SqliteClient {
 }
 
 function toVersions(row: unknown): DataVersions {
-  const r = row as { data: number | string; world: number | string } | undefined;
+  const r = row as { data: number | string; reference: number | string } | undefined;
   if (!r) throw new Error('data_versions has no row: run the migrations');
-  return { data: Number(r.data), world: Number(r.world) };
+  return { data: Number(r.data), reference: Number(r.reference) };
 }

@@ -45,9 +45,9 @@ it.each([
   const text = (...args: Parameters<AlertJsonWriter['page']>) => Buffer.concat(writer.page(...args)).toString('utf8');
   const expected = JSON.stringify(views.map((view) => serializeAlert(base, view, { withRepository })));
   expect(text(base, views, { withRepository })).toBe(expected);
-  expect(text(base, views, { withRepository, world: 1 })).toBe(expected); // fragments built
-  expect(text(base, views, { withRepository, world: 1 })).toBe(expected); // fragments reused
-  expect(text(base, views, { withRepository, world: 2 })).toBe(expected); // a new world version: rebuilt
-  expect(text(base, views, { withRepository, world: 2, data: 5 })).toBe(expected); // whole alerts kept
-  expect(text(base, views, { withRepository, world: 2, data: 5 })).toBe(expected); // and reused
+  expect(text(base, views, { withRepository, reference: 1 })).toBe(expected); // fragments built
+  expect(text(base, views, { withRepository, reference: 1 })).toBe(expected); // fragments reused
+  expect(text(base, views, { withRepository, reference: 2 })).toBe(expected); // a new reference version: rebuilt
+  expect(text(base, views, { withRepository, reference: 2, data: 5 })).toBe(expected); // whole alerts kept
+  expect(text(base, views, { withRepository, reference: 2, data: 5 })).toBe(expected); // and reused
 });

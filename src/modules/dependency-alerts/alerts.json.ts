@@ -31,12 +31,12 @@ const EMPTY = bytes('[]');
 /** The versions the views were read under; without them nothing is kept. */
 export interface WriteOptions {
   withRepository: boolean;
-  world?: number | undefined;
+  reference?: number | undefined;
   data?: number | undefined;
 }
 
 /**
- * Fragments of one world version (advisories, repositories, users), and each alert's parts
+ * Fragments of one reference version (advisories, repositories, users), and each alert's parts
  * of one data version: its own fields as bytes, between shared fragments. Anything with
  * URLs is kept per API base.
  */
@@ -64,7 +64,7 @@ export class AlertJsonWriter {
 
   /** Own bytes at even positions, shared fragments at odd ones. */
   private alertParts(base: string, view: AlertView, options: WriteOptions): Buffer[] {
-    if (options.data === undefined || options.world === undefined) return this.build(base, view, options);
+    if (options.data === undefined || options.reference === undefined) return this.build(base, view, options);
     const key = `${base}\n${options.withRepository}\n${view.alert.id}`;
     const hit = this.alerts.get(options.data, key);
     if (hit !== undefined) return hit;
@@ -73,42 +73,42 @@ export class AlertJsonWriter {
     return parts;
   }
 
-  private build(base: string, view: AlertView, { withRepository, world }: WriteOptions): Buffer[] {
+  private build(base: string, view: AlertView, { withRepository, reference }: WriteOptions): Buffer[] {
     const { alert, repository } = view;
     const repoPath = `${repository.ownerLogin}/${repository.name}`;
     const vulnerability = view.vulnerability === null ? NULL
-      : this.fragment(world, `v:${alert.advisoryId}:${alert.ecosystem}:${alert.packageName}`, () => q(serializeVulnerability(view.vulnerability!)));
+      : this.fragment(reference, `v:${alert.advisoryId}:${alert.ecosystem}:${alert.packageName}`, () => q(serializeVulnerability(view.vulnerability!)));
     const head = `{"number":${alert.number},"state":${q(alert.state)},`
       + `"dependency":{"package":{"ecosystem":${q(alert.ecosystem)},"name":${q(alert.packageName)}},"manifest_path":${q(alert.manifestPath)},"scope":${q(alert.scope)},"relationship":${q(alert.relationship)}},`
       + '"security_advisory":';
     const tail = `,"url":${q(`${base}/repos/${repoPath}/dependency-bot/alerts/${alert.number}`)},`
       + `"html_url":${q(`${base}/${repoPath}/security/dependency-bot/${alert.number}`)},`
       + `"created_at":${q(alert.createdAt)},"updated_at":${q(alert.updatedAt)},"dismissed_at":${q(alert.dismissedAt)},`
-      + `"dismissed_by":${view.dismissedBy === null ? 'null' : this.user(world, base, view.dismissedBy)},`
+      + `"dismissed_by":${view.dismissedBy === null ? 'null' : this.user(reference, base, view.dismissedBy)},`
       + `"dismissed_reason":${q(alert.dismissedReason)},"dismissed_comment":${q(alert.dismissedComment)},`
       + `"fixed_at":${q(alert.fixedAt)},"auto_dismissed_at":${q(alert.autoDismissedAt)},`
-      + `"assignees":[${view.assignees.map((u) => this.user(world, base, u)).join(',')}]`
+      + `"assignees":[${view.assignees.map((u) => this.user(reference, base, u)).join(',')}]`
       + (withRepository ? ',"repository":' : '}');
     const parts = [
-      keptBytes(head), this.fragment(world, `a:${view.advisory.id}`, () => q(serializeAdvisory(view.advisory))),
+      keptBytes(head), this.fragment(reference, `a:${view.advisory.id}`, () => q(serializeAdvisory(view.advisory))),
       VULNERABILITY_KEY, vulnerability,
       keptBytes(tail),
     ];
-    if (withRepository) parts.push(this.fragment(world, `r:${base}:${repository.id}`, () => q(serializeRepositorySummary(base, repository))), END);
+    if (withRepository) parts.push(this.fragment(reference, `r:${base}:${repository.id}`, () => q(serializeRepositorySummary(base, repository))), END);
     return parts;
   }
 
   /** User summaries are small and sit inside the alert's own bytes. */
-  private user(world: number | undefined, base: string, user: UserRecord): string {
-    return this.fragment(world, `u:${base}:${user.id}`, () => q(serializeUserSummary(base, user))).toString('utf8');
+  private user(reference: number | undefined, base: string, user: UserRecord): string {
+    return this.fragment(reference, `u:${base}:${user.id}`, () => q(serializeUserSummary(base, user))).toString('utf8');
   }
 
-  private fragment(world: number | undefined, key: string, build: () => string): Buffer {
-    if (world === undefined) return bytes(build());
-    const hit = this.fragments.get(world, key);
+  private fragment(reference: number | undefined, key: string, build: () => string): Buffer {
+    if (reference === undefined) return bytes(build());
+    const hit = this.fragments.get(reference, key);
     if (hit !== undefined) return hit;
     const json = keptBytes(build());
-    this.fragments.set(world, key, json);
+    this.fragments.set(reference, key, json);
     return json;
   }
 }

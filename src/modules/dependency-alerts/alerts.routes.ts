@@ -17,7 +17,7 @@ function listRequest(q: Parameters<typeof filtersOf>[0]): AlertListRequest {
   return { filters: filtersOf(q), sort: q.sort, direction: q.direction, perPage: q.per_page, after: q.after, before: q.before };
 }
 
-/** Writes pages from fragments kept per world version (the one this request read). */
+/** Writes pages from fragments kept per reference version (the one this request read). */
 function pageSender(writer: AlertJsonWriter) {
   return (req: Request, res: Response, page: KeysetPage<AlertView>, withRepository: boolean): void => {
     setCursorLinks(req, res, page);

@@ -49,7 +49,7 @@ function visibilityOf(principal: Principal, publicOnly: boolean): AlertVisibilit
 
 /** Spec §4.4: dependency alerts of an enterprise, an organization or a repository. */
 export class DependencyAlertsService {
-  // What alerts refer to, kept per world version (src/database/data-version.ts).
+  // What alerts refer to, kept per reference version (src/database/data-version.ts).
   private readonly advisoryCache: CachedBatch<Executor, AdvisoryRecord>;
   private readonly repositoryCache: CachedBatch<Executor, RepositoryRecord>;
   private readonly userCache: CachedBatch<Executor, UserRecord>;
@@ -162,11 +162,11 @@ export class DependencyAlertsService {
    */
   private async hydrate(db: Executor, alerts: AlertRecord[], at?: DataVersions): Promise<AlertView[]> {
     // In sequence: inside a transaction these share one connection.
-    const advisoryById = await this.advisoryCache.get(db, at?.world, alerts.map((a) => a.advisoryId));
+    const advisoryById = await this.advisoryCache.get(db, at?.reference, alerts.map((a) => a.advisoryId));
     const assigneesByAlert = await this.assigneeCache.get(db, at?.data, alerts.map((a) => a.id));
-    const repositories = await this.repositoryCache.get(db, at?.world, alerts.map((a) => a.repoId));
+    const repositories = await this.repositoryCache.get(db, at?.reference, alerts.map((a) => a.repoId));
     const userIds = [...new Set([...[...assigneesByAlert.values()].flat(), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
-    const users = await this.userCache.get(db, at?.world, userIds);
+    const users = await this.userCache.get(db, at?.reference, userIds);
     return alerts.map((alert) => {
       const advisory = advisoryById.get(alert.advisoryId)!;
       return {
