@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 
-// Statements a bulk load runs thousands of times with the same text. On SQLite the
-// connection keeps them prepared (PreparedSqliteClient): preparing a 1,000-row insert takes
+// Statements a bulk load runs thousands of times with the same text. On SQLite with
+// SQLITE_FAST_PATHS=on the connection keeps them prepared: preparing a 1,000-row insert takes
 // longer than running it. Same text per chunk size, so each is prepared once.
 
 type Row = Record<string, any>;
