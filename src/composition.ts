@@ -38,16 +38,16 @@ export interface ServiceOptions {
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
 
 /**
- * What alerts refer to, kept per version of the rows they come from: `world` for advisories,
+ * What alerts refer to, kept per version of the rows they come from: `reference` for advisories,
  * repositories and users, `data` for alert rows and assignee lists (any write empties them).
  */
 function cachedReferences(references: AlertReferences): AlertReferences {
   return {
     alertsByIds: cachedBatch(references.alertsByIds, { version: 'data', maxEntries: 20_000 }),
     assigneeIdsByAlertIds: cachedBatch(references.assigneeIdsByAlertIds, { version: 'data', maxEntries: 20_000 }),
-    advisoriesByIds: cachedBatch(references.advisoriesByIds, { version: 'world', maxEntries: 5_000 }),
-    repositoriesByIds: cachedBatch(references.repositoriesByIds, { version: 'world', maxEntries: 20_000 }),
-    usersByIds: cachedBatch(references.usersByIds, { version: 'world', maxEntries: 20_000 }),
+    advisoriesByIds: cachedBatch(references.advisoriesByIds, { version: 'reference', maxEntries: 5_000 }),
+    repositoriesByIds: cachedBatch(references.repositoriesByIds, { version: 'reference', maxEntries: 20_000 }),
+    usersByIds: cachedBatch(references.usersByIds, { version: 'reference', maxEntries: 20_000 }),
   };
 }
 
@@ -83,7 +83,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       db, lookups, alerts: alertStore, accounts, access,
       references: cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts })),
     }),
-    /** The REST alert JSON: whole alerts per data version, around fragments per world version. */
+    /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
     alertJson: cachedAlertJson(alertJson(cachedFragments(freshFragments))),
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,

@@ -16,7 +16,7 @@ export interface RunningServer {
 /** config → database → migrations → listen; closes cleanly on SIGTERM/SIGINT. */
 export async function startServer(config: Config, hooks: { beforeListen?: (services: ReturnType<typeof createServices>) => Promise<void>; serverLimits?: Partial<ServerLimits> } = {}): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
-  const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax });
+  const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax, sqliteFastPaths: config.sqliteFastPaths });
   await migrateLatest(database);
   const services = createServices(database, { rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes });
   await hooks.beforeListen?.(services);

@@ -16,6 +16,7 @@ import * as createAttestations from './20261122101000_create_attestations';
 import * as createRateLimitCounters from './20261123090000_create_rate_limit_counters';
 import * as createDataVersions from './20261123130000_create_data_versions';
 import * as widenAlertListIndexes from './20261123140000_widen_alert_list_indexes';
+import * as renameWorldVersionToReference from './20261127010000_rename_world_version_to_reference';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +38,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123090000_create_rate_limit_counters', createRateLimitCounters],
   ['20261123130000_create_data_versions', createDataVersions],
   ['20261123140000_widen_alert_list_indexes', widenAlertListIndexes],
+  ['20261127010000_rename_world_version_to_reference', renameWorldVersionToReference],
 ];
 
 /** A knex migration source over the list above. */

@@ -7,7 +7,7 @@ import { VersionedCache } from './versioned-cache';
 export type BatchLookup<V> = (db: Executor, ids: readonly number[]) => Promise<Map<number, V>>;
 
 /**
- * Wraps a batch look-up: results are kept for one version of the rows they come from (`world`
+ * Wraps a batch look-up: results are kept for one version of the rows they come from (`reference`
  * for accounts, repositories and advisories; `data` for alerts), the request's own (see
  * request-versions.ts): a page of alerts then needs no statement for what it has seen before.
  * Without a version (inside a write transaction, say) it always loads.

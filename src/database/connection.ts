@@ -2,19 +2,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { dialectOf, type Dialect } from './dialect';
-import { PreparedSqliteClient } from './sqlite-client';
+import { keepPreparedStatements, type PreparingConnection } from './sqlite-fast-paths';
 import { applySqlitePragmas, type PragmaConnection } from './sqlite-pragmas';
 
 export interface DatabaseOptions {
   /** PostgreSQL schema to work in (tests give each file its own). */
   schema?: string;
   poolMax?: number;
+  /** SQLite shortcuts through knex internals (SQLITE_FAST_PATHS, src/database/sqlite-fast-paths.ts). */
+  sqliteFastPaths?: boolean;
 }
 
 export interface Database {
   knex: Knex;
   dialect: Dialect;
   schema: string | undefined;
+  sqliteFastPaths: boolean;
 }
 
 /** How often PostgreSQL checks, while a query runs or waits, that this client is still there. */
@@ -45,11 +48,12 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       searchPath: options.schema ? [options.schema] : undefined,
       pool: { min: 0, max: options.poolMax ?? 10, afterCreate: watchForVanishedClient },
     } as Knex.Config);
-    return { knex, dialect, schema: options.schema };
+    return { knex, dialect, schema: options.schema, sqliteFastPaths: false };
   }
+  const sqliteFastPaths = options.sqliteFastPaths ?? false;
   if (databaseUrl !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(databaseUrl)), { recursive: true });
   const knex = knexFactory({
-    client: PreparedSqliteClient as unknown as typeof knexFactory.Client,
+    client: 'better-sqlite3',
     connection: { filename: databaseUrl },
     useNullAsDefault: true,
     // A connection refused by applySqlitePragmas fails the query, whose caller reports it;
@@ -62,6 +66,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       afterCreate: (conn: PragmaConnection, done: (err: Error | null, conn: unknown) => void) => {
         try {
           applySqlitePragmas(conn, databaseUrl);
+          if (sqliteFastPaths) keepPreparedStatements(conn as unknown as PreparingConnection);
           done(null, conn);
         } catch (error) {
           done(error as Error, conn);
@@ -69,5 +74,5 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       },
     },
   });
-  return { knex, dialect, schema: undefined };
+  return { knex, dialect, schema: undefined, sqliteFastPaths };
 }

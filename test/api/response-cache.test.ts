@@ -6,7 +6,7 @@ import { createServices } from '../../src/composition';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { AL, ENTERPRISE, ORG, OTHER_ORG, REPOS, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 
-// The caches (answers per caller and data version, fragments and references per world
+// The caches (answers per caller and data version, fragments and references per reference
 // version, tokens per data version) against the same service with no response cache, over
 // the same database: every answer byte-identical, never one caller's answer to another,
 // and every write (through the API, another instance, or plain SQL) seen at once.

@@ -37,6 +37,7 @@ const BAD: Array<[SettingName, string, string]> = [
   ['GRAPHQL_EXPLORER', 'maybe', 'must be on or off'],
   ['CORS_ORIGINS', 'https://dash.example.com/app', 'must be *, off, or a comma-separated list of origins such as https://dash.example.com,http://localhost:5173'],
   ['DATABASE_POOL_MAX', '0', 'must be an integer from 1 to 1000'],
+  ['SQLITE_FAST_PATHS', 'yes', 'must be on or off'],
   ['RESPONSE_CACHE_MB', '4097', 'must be an integer from 0 to 4096'],
   ['RATE_LIMITS', 'false', 'must be on or off'],
   ['RATE_LIMIT_REQUESTS_PER_HOUR', '-5', 'must be an integer from 1 to 1000000000'],

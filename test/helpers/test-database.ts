@@ -9,6 +9,9 @@ declare const TEST_DIALECT: 'sqlite' | 'postgres';
 
 export const dialect: 'sqlite' | 'postgres' = TEST_DIALECT;
 
+/** SQLITE_FAST_PATHS=on runs the suite through the SQLite shortcuts (src/database/sqlite-fast-paths.ts). */
+const sqliteFastPaths = process.env.SQLITE_FAST_PATHS === 'on';
+
 export interface TestDatabase extends Database {
   /** The URL another process would use to reach the same database. */
   url: string;
@@ -36,7 +39,7 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-test-'));
     url = path.join(dir, 'orgsec.sqlite');
-    db = openDatabase(url);
+    db = openDatabase(url, { sqliteFastPaths });
     cleanup = async () => {
       await db.knex.destroy();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -50,13 +50,13 @@ it.each([
 
   // The routes' writer (composition.ts): outside a request, afresh; inside, from the caches.
   const routes = t.services.alertJson;
-  const text = (versions?: { data: number; world: number }) =>
+  const text = (versions?: { data: number; reference: number }) =>
     withDataVersions(versions, () => Buffer.concat(alertPageJson(routes, base, views, { withRepository })).toString('utf8'));
   expect(text()).toBe(documented);
-  expect(text({ data: 1, world: 1 })).toBe(documented); // fragments and alerts built
-  expect(text({ data: 1, world: 1 })).toBe(documented); // and reused
-  expect(text({ data: 2, world: 1 })).toBe(documented); // a new data version: alerts rebuilt around cached fragments
-  expect(text({ data: 3, world: 2 })).toBe(documented); // a new world version: all rebuilt
+  expect(text({ data: 1, reference: 1 })).toBe(documented); // fragments and alerts built
+  expect(text({ data: 1, reference: 1 })).toBe(documented); // and reused
+  expect(text({ data: 2, reference: 1 })).toBe(documented); // a new data version: alerts rebuilt around cached fragments
+  expect(text({ data: 3, reference: 2 })).toBe(documented); // a new reference version: all rebuilt
 });
 
 it('writes an empty page as []', () => {

@@ -106,11 +106,21 @@ describe('migrations', () => {
       ? (await db.knex('information_schema.triggers').where('trigger_schema', db.schema!).distinct('event_object_table as t')).map((r) => r.t)
       : (await db.knex('sqlite_master').where('type', 'trigger').distinct('tbl_name as t')).map((r) => r.t);
     expect(triggered.sort()).toEqual([...DATA_TABLES].sort());
-    const before = await db.knex('data_versions').first('data', 'world');
+    const before = await db.knex('data_versions').first('data', 'reference');
     await insertAccount(db.knex, 'version-mover', 'User');
-    const after = await db.knex('data_versions').first('data', 'world');
+    const after = await db.knex('data_versions').first('data', 'reference');
     expect(Number(after.data)).toBeGreaterThan(Number(before.data));
-    expect(Number(after.world)).toBeGreaterThan(Number(before.world));
+    expect(Number(after.reference)).toBeGreaterThan(Number(before.reference));
+  });
+
+  it('leave no trigger naming the counter by its old name, world (renamed reference)', async () => {
+    await migrateLatest(db);
+    const bodies: string[] = db.dialect === 'postgres'
+      ? (await db.knex('pg_proc').join('pg_namespace as n', 'n.oid', 'pg_proc.pronamespace').where('n.nspname', db.schema!).where('proname', 'like', 'data_versions_bump_%').select('prosrc')).map((r) => r.prosrc)
+      : (await db.knex('sqlite_master').where('type', 'trigger').select('sql')).map((r) => r.sql);
+    expect(bodies).toHaveLength(DATA_TABLES.length * (db.dialect === 'postgres' ? 1 : 3));
+    expect(bodies.filter((body) => /\bworld\b/.test(body))).toEqual([]);
+    expect(bodies.filter((body) => /reference = reference \+ 1/.test(body))).toHaveLength(4 * (db.dialect === 'postgres' ? 1 : 3));
   });
 
   it('seed the predefined organization roles with the ids clients know', async () => {

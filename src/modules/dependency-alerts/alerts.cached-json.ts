@@ -8,11 +8,11 @@ import type { AlertFragments, AlertJson } from './alerts.serializers';
 // again, and a polled page the same alerts. Each reads the request's versions itself
 // (cache/request-versions.ts); without them (a write) everything is serialized afresh.
 
-/** Fragments kept per world version (the rows they come from); anything with URLs per API base. */
+/** Fragments kept per reference version (the rows they come from); anything with URLs per API base. */
 export function cachedFragments(fragments: AlertFragments, maxBytes = 16 * 2 ** 20): AlertFragments {
   const cache = new VersionedCache<JsonFragment>({ maxSize: maxBytes, sizeOf: (fragment, key) => fragment.bytes.length + key.length });
   const cached = (key: string, serialize: () => JsonFragment): JsonFragment => {
-    const version = cacheableVersions()?.world;
+    const version = cacheableVersions()?.reference;
     if (version === undefined) return serialize();
     let fragment = cache.get(version, key);
     if (fragment === undefined) {
