@@ -10,7 +10,24 @@ const base = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }] },
 };
 
-const projects = [{ ...base, displayName: 'sqlite', globals: { TEST_DIALECT: 'sqlite' } }];
+const projects = [
+  { ...base, displayName: 'sqlite', globals: { TEST_DIALECT: 'sqlite' } },
+  // The SQLite shortcuts through knex internals (SQLITE_FAST_PATHS=on) are off by default: the
+  // tests of the database, the caches and the alert pages run through them too, so a knex
+  // upgrade that breaks them fails here.
+  {
+    ...base,
+    displayName: 'sqlite-fast-paths',
+    globals: { TEST_DIALECT: 'sqlite', SQLITE_FAST_PATHS: 'on' },
+    testMatch: [
+      '<rootDir>/test/integration/**/*.test.ts',
+      '<rootDir>/test/api/response-cache.test.ts',
+      '<rootDir>/test/api/cached-read-fast-path.test.ts',
+      '<rootDir>/test/api/dependency-alerts.test.ts',
+      '<rootDir>/test/graphql/statement-count.test.ts',
+    ],
+  },
+];
 if (process.env.TEST_DATABASE_URL) {
   projects.push({
     ...base,

@@ -9,8 +9,11 @@ declare const TEST_DIALECT: 'sqlite' | 'postgres';
 
 export const dialect: 'sqlite' | 'postgres' = TEST_DIALECT;
 
-/** SQLITE_FAST_PATHS=on runs the suite through the SQLite shortcuts (src/database/sqlite-fast-paths.ts). */
-const sqliteFastPaths = process.env.SQLITE_FAST_PATHS === 'on';
+/**
+ * SQLITE_FAST_PATHS=on (in the environment, or as the jest project `sqlite-fast-paths` sets it)
+ * runs the tests through the SQLite shortcuts (src/database/sqlite-fast-paths.ts).
+ */
+const sqliteFastPaths = process.env.SQLITE_FAST_PATHS === 'on' || (globalThis as { SQLITE_FAST_PATHS?: string }).SQLITE_FAST_PATHS === 'on';
 
 export interface TestDatabase extends Database {
   /** The URL another process would use to reach the same database. */

@@ -156,3 +156,15 @@ describeOnSqlite('SQLite settings (PostgreSQL has no pragmas: skipped there)', (
     });
   });
 });
+
+describeOnSqlite('SQLITE_FAST_PATHS', () => {
+  it('the test database takes the SQLite shortcuts exactly when its jest project or environment asks for them', async () => {
+    const asked = process.env.SQLITE_FAST_PATHS === 'on' || (globalThis as { SQLITE_FAST_PATHS?: string }).SQLITE_FAST_PATHS === 'on';
+    const db = await createTestDatabase();
+    try {
+      expect(db.sqliteFastPaths).toBe(asked);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
