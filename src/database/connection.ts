@@ -13,11 +13,17 @@ export interface DatabaseOptions {
   sqliteFastPaths?: boolean;
 }
 
+/** Told of every statement run past knex (the SQLite data-version read), so metrics and tests count it with knex's. */
+export type DirectStatementListener = (statement: { sql: string; seconds: number; outcome: 'success' | 'error' }) => void;
+
 export interface Database {
   knex: Knex;
   dialect: Dialect;
   schema: string | undefined;
   sqliteFastPaths: boolean;
+  /** The SQLite database file (undefined on PostgreSQL). */
+  sqliteFile: string | undefined;
+  directStatementListeners: Set<DirectStatementListener>;
 }
 
 /** How often PostgreSQL checks, while a query runs or waits, that this client is still there. */
@@ -48,7 +54,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       searchPath: options.schema ? [options.schema] : undefined,
       pool: { min: 0, max: options.poolMax ?? 10, afterCreate: watchForVanishedClient },
     } as Knex.Config);
-    return { knex, dialect, schema: options.schema, sqliteFastPaths: false };
+    return { knex, dialect, schema: options.schema, sqliteFastPaths: false, sqliteFile: undefined, directStatementListeners: new Set() };
   }
   const sqliteFastPaths = options.sqliteFastPaths ?? false;
   if (databaseUrl !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(databaseUrl)), { recursive: true });
@@ -74,5 +80,5 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       },
     },
   });
-  return { knex, dialect, schema: undefined, sqliteFastPaths };
+  return { knex, dialect, schema: undefined, sqliteFastPaths, sqliteFile: databaseUrl, directStatementListeners: new Set() };
 }

@@ -12,9 +12,10 @@ function poolOf(knex: Knex): PoolState | undefined {
 
 /**
  * Query durations from knex's own query events (started at 'query', observed at
- * 'query-response' or 'query-error'), and the pool's state read at scrape time.
+ * 'query-response' or 'query-error') and from statements run past knex (the SQLite
+ * data-version read), and the pool's state read at scrape time.
  */
-export function instrumentDatabase({ knex, dialect }: Database, registry: Registry, buckets: number[]): void {
+export function instrumentDatabase({ knex, dialect, directStatementListeners }: Database, registry: Registry, buckets: number[]): void {
   const durations = new Histogram({
     name: 'orgsec_db_query_duration_seconds', help: 'Time a database query took, by dialect and outcome (success or error).',
     labelNames: ['dialect', 'outcome'] as const, buckets, registers: [registry],
@@ -35,6 +36,7 @@ export function instrumentDatabase({ knex, dialect }: Database, registry: Regist
   };
   knex.on('query-response', (_response: unknown, query: QueryEvent) => finish(query, 'success'));
   knex.on('query-error', (_error: unknown, query: QueryEvent) => finish(query, 'error'));
+  directStatementListeners.add(({ seconds, outcome }) => durations.observe({ dialect, outcome }, seconds));
 
   const poolGauge = (name: string, help: string, read: (pool: PoolState) => number) =>
     new Gauge({

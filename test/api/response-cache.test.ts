@@ -3,6 +3,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { createServices } from '../../src/composition';
+import { recordStatements } from '../helpers/statements';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { AL, ENTERPRISE, ORG, OTHER_ORG, REPOS, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 
@@ -201,10 +202,9 @@ describe('the response cache', () => {
 
   it('answers a repeated read with one SQL statement (the data version), and a cached page with no reference look-ups', async () => {
     const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=30&sort=updated`;
-    const statements: string[] = [];
-    const listen = (q: { sql: string }) => statements.push(q.sql);
     await cached(url, AL.owner);
-    t.db.knex.on('query', listen);
+    const recorded = recordStatements(t.db);
+    const statements = recorded.sql;
     try {
       await cached(url, AL.owner);
       expect(statements).toHaveLength(1);
@@ -213,7 +213,7 @@ describe('the response cache', () => {
       await cached(`${url}&direction=asc`, AL.owner); // a new page: built, with references from memory
       expect(statements.filter((sql) => /from .(advisories|repositories|accounts). where .id. in/.test(sql))).toEqual([]);
     } finally {
-      t.db.knex.off('query', listen);
+      recorded.stop();
     }
   });
 });

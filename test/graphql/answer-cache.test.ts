@@ -1,5 +1,6 @@
 import { BENCH_TOKEN, generateWorld } from '../bench/generate-world';
 import { parseMetrics, valueOf } from '../helpers/prometheus';
+import { recordStatements } from '../helpers/statements';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 // A query asked again by the same caller, with nothing written in between, is answered
@@ -19,15 +20,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function ask(query: string, token: string): Promise<{ text: string; statements: number }> {
-  let statements = 0;
-  const count = () => statements++;
-  t.db.knex.on('query', count);
+  const statements = recordStatements(t.db);
   try {
     const res = await t.http().post('/graphql').set('Content-Type', 'application/json').set('Authorization', `Bearer ${token}`).send({ query });
     expect(res.status).toBe(200);
-    return { text: res.text, statements };
+    return { text: res.text, statements: statements.sql.length };
   } finally {
-    t.db.knex.removeListener('query', count);
+    statements.stop();
   }
 }
 
@@ -80,12 +79,10 @@ it('keeps each form of an answer apart: Accept chooses the content type, and the
 
 it('a body with anything beside query, operationName and variables always goes to Apollo', async () => {
   const send = () => {
-    let statements = 0;
-    const count = () => statements++;
-    t.db.knex.on('query', count);
+    const statements = recordStatements(t.db);
     return t.http().post('/graphql').set({ 'Content-Type': 'application/json', Authorization: `Bearer ${BENCH_TOKEN}` }).send({ query: PAGE, extensions: {} })
-      .then((res) => ({ status: res.status, statements }))
-      .finally(() => t.db.knex.removeListener('query', count));
+      .then((res) => ({ status: res.status, statements: statements.sql.length }))
+      .finally(() => statements.stop());
   };
   await send();
   expect((await send()).statements).toBeGreaterThan(1);

@@ -1,6 +1,7 @@
 import { BENCH_TOKEN, generateWorld } from '../bench/generate-world';
 import { dashboardQuery } from '../bench/scenarios';
 import { gql } from '../helpers/graphql';
+import { recordStatements } from '../helpers/statements';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 // The benchmark's dashboard query (test/bench/scenarios.ts), every field, costs the same number of
@@ -37,9 +38,7 @@ async function forgetCaches(): Promise<void> {
 }
 
 async function statementsFor(first: number, query = DASHBOARD): Promise<number> {
-  let statements = 0;
-  const count = () => statements++;
-  t.db.knex.on('query', count);
+  const statements = recordStatements(t.db);
   try {
     const res = await gql(t, query, { token: BENCH_TOKEN, variables: { first } });
     expect(res.errors).toBeUndefined();
@@ -47,9 +46,9 @@ async function statementsFor(first: number, query = DASHBOARD): Promise<number> 
     expect(edges).toHaveLength(first);
     if (first > 4) expect(edges.some((e: { node: { dismissedBy: unknown } }) => e.node.dismissedBy !== null)).toBe(true);
   } finally {
-    t.db.knex.removeListener('query', count);
+    statements.stop();
   }
-  return statements;
+  return statements.sql.length;
 }
 
 async function coldStatementsFor(first: number): Promise<number> {
