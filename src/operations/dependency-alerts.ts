@@ -7,7 +7,7 @@ import type { Operation } from './operation';
 const TAG = 'dependency-alerts';
 
 // What a caller meets beyond the schemas, shown with each operation in /docs.
-const FILTERS = 'Filters take comma-separated values, any of which may match; `has` may be repeated and every value must hold; '
+const FILTERS = 'A filter given several comma-separated values matches any of them (`scope` takes one); `has` may be repeated and every value must hold; '
   + 'an invalid value answers 422 naming the parameter.';
 const LIST_PAGING = 'Paged by cursor: follow the `Link` header. Paging never skips or repeats an alert, even while alerts are added. '
   + 'The `page` parameter answers 400, as does a cursor that was not issued or that belongs to another `sort` or `direction`.';
