@@ -104,6 +104,11 @@ function grantDescription(requirement: Requirement): string {
   return `**Classic/OAuth scope:** ${scopes}${publicScopes}.\n\n**Fine-grained permission:** ${permission}.\n\n**Who may call:** ${CALLER_WORDS[requirement.caller]}.${anonymous}`;
 }
 
+/** The operation's rules as a Markdown list after the grant text (Swagger UI renders it); nothing when it has none. */
+function rulesDescription(rules: readonly string[] | undefined): string {
+  return rules?.length ? `\n\n${rules.map((rule) => `- ${rule}`).join('\n')}` : '';
+}
+
 function parametersOf({ request }: Operation): unknown[] {
   const path = requestJsonSchema(request.params) as { properties: Record<string, JsonSchema> };
   const params: unknown[] = Object.entries(path.properties).map(([name, schema]) => ({
@@ -141,7 +146,7 @@ function operationObject(entry: Operation): Record<string, unknown> {
   const operation: Record<string, unknown> = {
     operationId: entry.operationId,
     summary: docs.summary,
-    description: grantDescription(requirement),
+    description: grantDescription(requirement) + rulesDescription(docs.rules),
     tags: [docs.tag],
     parameters: parametersOf(entry),
     responses,

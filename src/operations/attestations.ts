@@ -6,13 +6,22 @@ import type { Operation } from './operation';
 
 const TAG = 'attestations';
 
+// What a caller meets beyond the schemas, shown with each operation in /docs.
+const CURSOR_PAGING = 'Paged by cursor: follow the `Link` header; the `page` parameter answers 400, as does a cursor that was not issued.';
+
 export const ATTESTATION_OPERATIONS = {
   createAttestation: {
     number: 21, operationId: 'repos/create-attestation', method: 'post', path: '/repos/{owner}/{repo}/attestations', success: 201,
     request: { params: repoPath, body: createBody },
     response: { schema: attestationCreatedSchema },
     requirement: { target: 'repo', scopes: ['repo'], permission: ['attestations', 'write'], caller: 'repoWriter' },
-    docs: { tag: TAG, summary: 'Create an attestation' },
+    docs: { tag: TAG, summary: 'Create an attestation', rules: [
+        'The bundle must be a Sigstore bundle (v0.1 to v0.3) holding a DSSE envelope of an in-toto Statement (v0.1 or v1) with a `predicateType`, '
+        + 'at least one subject with a `sha256` digest, at most 1,000 subjects and no duplicate digests; anything else answers 422 saying why.',
+        'The DSSE signature must verify against the public key of the bundle\'s certificate. The certificate chain and the transparency log '
+        + 'are not checked against a trusted root.',
+        'Sending the same bundle again to the same repository answers the id it already has.',
+      ] },
   },
   listAttestations: {
     number: 22, operationId: 'repos/list-attestations', method: 'get', path: '/repos/{owner}/{repo}/attestations/{subject_digest}', success: 200,
@@ -20,6 +29,11 @@ export const ATTESTATION_OPERATIONS = {
     request: { params: subjectPath, query: listQuery },
     response: { schema: attestationListSchema },
     requirement: { target: 'repo', scopes: ['repo'], permission: ['attestations', 'read'], caller: 'repoReader', publicRead: true },
-    docs: { tag: TAG, summary: 'List attestations', pagination: 'cursor' },
+    docs: { tag: TAG, summary: 'List attestations', pagination: 'cursor', rules: [
+        'Newest first; each bundle is returned exactly as it was sent, and can also be read at its `bundle_url`.',
+        'An unknown digest answers `{"attestations": []}`; upper-case hexadecimal digits are accepted.',
+        '`predicate_type` takes a predicate URI or one of `provenance`, `sbom` (SPDX and CycloneDX) and `release`.',
+        CURSOR_PAGING,
+      ] },
   },
 } satisfies Record<string, Operation>;

@@ -6,6 +6,12 @@ import type { Operation } from './operation';
 
 const TAG = 'dependency-alerts';
 
+// What a caller meets beyond the schemas, shown with each operation in /docs.
+const FILTERS = 'A filter given several comma-separated values matches any of them (`scope` takes one); `has` may be repeated and every value must hold; '
+  + 'an invalid value answers 422 naming the parameter.';
+const LIST_PAGING = 'Paged by cursor: follow the `Link` header. Paging never skips or repeats an alert, even while alerts are added. '
+  + 'The `page` parameter answers 400, as does a cursor that was not issued or that belongs to another `sort` or `direction`.';
+
 /**
  * The original's segment `dependabot` is an alias of `dependency-bot`, so its clients'
  * generated methods (`octokit.rest.dependabot.*`) reach #23–#27 with only the base URL
@@ -21,21 +27,30 @@ export const DEPENDENCY_ALERT_OPERATIONS = {
     request: { params: enterprisePath, query: enterpriseListQuery },
     response: { schema: alertWithRepositorySchema, array: true },
     requirement: { target: 'enterprise', scopes: ['repo', 'security_events'], permission: null, caller: 'enterpriseMember' },
-    docs: { tag: TAG, summary: 'List dependency alerts for an enterprise', pagination: 'cursor' },
+    docs: { tag: TAG, summary: 'List dependency alerts for an enterprise', pagination: 'cursor', rules: [
+        'Lists the alerts of the enterprise\'s organizations where the caller is an owner or security manager; a caller who manages none gets an empty list.',
+        FILTERS, LIST_PAGING,
+      ] },
   },
   listOrgDependencyAlerts: {
     number: 24, operationId: 'dependency-bot/list-alerts-for-org', method: 'get', ...bothSegments('/orgs/{org}/dependency-bot/alerts'), success: 200,
     request: { params: orgPath, query: orgListQuery },
     response: { schema: alertWithRepositorySchema, array: true },
     requirement: { target: 'org', scopes: ['security_events'], publicScopes: ['public_repo'], permission: ['dependency_alerts', 'read'], caller: 'orgSecurityManager' },
-    docs: { tag: TAG, summary: 'List dependency alerts for an organization', pagination: 'cursor' },
+    docs: { tag: TAG, summary: 'List dependency alerts for an organization', pagination: 'cursor', rules: [
+        FILTERS,
+        'Only here: `artifact_registry_url`, `artifact_registry` and `runtime_risk`, and `has=deployment`, match repositories by the storage and '
+        + 'deployment records their world file declares.',
+        LIST_PAGING,
+        'A `public_repo` token sees only the alerts of public repositories.',
+      ] },
   },
   listRepoDependencyAlerts: {
     number: 25, operationId: 'dependency-bot/list-alerts-for-repo', method: 'get', ...bothSegments('/repos/{owner}/{repo}/dependency-bot/alerts'), success: 200,
     request: { params: repoPath, query: repoListQuery },
     response: { schema: alertSchema, array: true },
     requirement: { target: 'repo', scopes: ['security_events'], publicScopes: ['public_repo'], permission: ['dependency_alerts', 'read'], caller: 'repoAlertManager' },
-    docs: { tag: TAG, summary: 'List dependency alerts for a repository', pagination: 'cursor' },
+    docs: { tag: TAG, summary: 'List dependency alerts for a repository', pagination: 'cursor', rules: [FILTERS, 'Only here: `manifest` (manifest paths).', LIST_PAGING] },
   },
   getDependencyAlert: {
     number: 26, operationId: 'dependency-bot/get-alert', method: 'get', ...bothSegments('/repos/{owner}/{repo}/dependency-bot/alerts/{alert_number}'), success: 200,
@@ -49,6 +64,12 @@ export const DEPENDENCY_ALERT_OPERATIONS = {
     request: { params: alertPath, body: updateBody },
     response: { schema: alertSchema },
     requirement: { target: 'repo', scopes: ['security_events'], publicScopes: ['public_repo'], permission: ['dependency_alerts', 'write'], caller: 'repoAlertManager' },
-    docs: { tag: TAG, summary: 'Update a dependency alert', statuses: [409] },
+    docs: { tag: TAG, summary: 'Update a dependency alert', statuses: [409], rules: [
+        'Sets `state` (`dismissed` with a `dismissed_reason`, or `open`), `assignees`, or both.',
+        'Only an open alert can be dismissed, and a fixed one cannot be reopened (409).',
+        'Dismissing records the time, the caller and the reason (and comment); reopening clears them.',
+        '`assignees` replaces the whole set (`[]` clears it); each must be a user with access to the repository, else 422 naming the login.',
+        'Unknown or read-only keys answer 422. Concurrent updates of one alert are applied one after the other, none lost.',
+      ] },
   },
 } satisfies Record<string, Operation>;

@@ -16,6 +16,8 @@ export interface OperationDocs {
   pagination?: 'page' | 'cursor';
   /** Statuses beyond the ones every operation can answer (spec §4, §7). */
   statuses?: readonly number[];
+  /** What a caller of this operation must know beyond its schemas, one short sentence each (shown in /docs). */
+  rules?: readonly string[];
 }
 
 export interface Operation {

@@ -56,6 +56,23 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it('gives each operation\'s rules after its grant text, as a Markdown list', () => {
+    const withRules = OPERATION_LIST.filter((entry) => entry.docs.rules?.length);
+    expect(withRules.length).toBeGreaterThan(20);
+    for (const entry of OPERATION_LIST) {
+      const described = (document.paths as Record<string, Record<string, { description: string }>>)[entry.path]![entry.method]!;
+      const list = (entry.docs.rules ?? []).map((rule) => `- ${rule}`).join('\n');
+      expect(described.description).toMatch(/^\*\*Classic\/OAuth scope:\*\* /);
+      if (!list) {
+        expect(described.description).not.toContain('\n- ');
+        continue;
+      }
+      expect(described.description.endsWith(`\n\n${list}`)).toBe(true);
+      // The grant text comes first, whole: the list starts after its last line.
+      expect(described.description.slice(0, -list.length - 2)).toMatch(/\*\*Who may call:\*\* [^\n]+\.(\n\nCallable without a token [^\n]+\.)?$/);
+    }
+  });
+
   it('takes its request shapes from the schemas the routes validate with', () => {
     const paths = document.paths as Record<string, Record<string, { parameters: Array<Record<string, unknown>>; requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } }>>;
     const patch = paths['/repos/{owner}/{repo}/dependency-bot/alerts/{alert_number}']!.patch!;
