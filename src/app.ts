@@ -91,7 +91,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
   // Reads are served from the response cache when they can (after their own headers are set).
   // The alert lists first: they are what clients poll, and no two modules share a path.
-  const cached = serveCachedResponse(services.responseCache);
+  const cached = serveCachedResponse;
   api.use(dependencyAlertsRoutes(services.dependencyAlerts, cached, services.alertJson));
   api.use(orgRolesRoutes(services.orgRoles, cached));
   api.use(oidcRoutes(services.oidc, cached));

@@ -106,12 +106,14 @@ export function responseCacheOf(res: Response): ResponseCache | undefined {
   return res.app.locals.responseCache as ResponseCache | undefined;
 }
 
-/** Route middleware for reads: the cached response when there is one (after the route's own headers are set). */
-export function serveCachedResponse(cache: ResponseCache): RequestHandler {
-  return (req, res, next) => {
-    const key = cache.enabled ? restReadKey(req, res) : undefined;
-    const cached = key === undefined ? undefined : cache.get(res.locals.versions!.data, key);
-    if (cached) sendResponse(res, 200, cached);
-    else next();
-  };
-}
+/**
+ * Route middleware for reads: the cached response when there is one (after the route's own
+ * headers are set). The cache is the app's (useResponseCache), as respond.ts stores into it.
+ */
+export const serveCachedResponse: RequestHandler = (req, res, next) => {
+  const cache = responseCacheOf(res);
+  const key = cache?.enabled ? restReadKey(req, res) : undefined;
+  const cached = cache && key !== undefined ? cache.get(res.locals.versions!.data, key) : undefined;
+  if (cached) sendResponse(res, 200, cached);
+  else next();
+};

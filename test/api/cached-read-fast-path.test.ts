@@ -39,7 +39,7 @@ function listener(rateLimited: boolean) {
     next();
   });
   app.use(apiBase, identify(services.authenticator, services.versions), cachedReadsAtRequestVersions(() => true));
-  app.get('/orgs/:org/things', operation('listOrgRoles'), serveCachedResponse(services.responseCache), (req, res) => {
+  app.get('/orgs/:org/things', operation('listOrgRoles'), serveCachedResponse, (req, res) => {
     built++;
     const principal = res.locals.principal!;
     sendJsonText(res, 200, JSON.stringify({ org: req.params.org, caller: principal.kind === 'user' ? principal.login : principal.kind, base: res.locals.apiBase }));
