@@ -3,7 +3,7 @@ import express, { Router } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
 import { evaluateIfNoneMatchAsOrigin } from './http/conditional';
-import { cachedReadsAtRequestVersions, identify, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
+import { bindRequestServices, identify, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
 import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
@@ -16,7 +16,7 @@ import { versionsRoutes } from './http/versions.routes';
 import { rootRoutes } from './http/root.routes';
 import type { Logger } from './logger';
 import { createGraphQLMiddleware } from './graphql/server';
-import { API_V3_PATH, apiBase } from './http/api-base';
+import { API_V3_PATH, LAYOUT_GRAPHQL_PATH, apiBase } from './http/api-base';
 import { graphqlRequestGuard, jsonParser } from './http/body';
 import { attestationsRoutes } from './modules/attestations/attestations.routes';
 import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
@@ -31,7 +31,7 @@ import { withCors, type CorsOrigins } from './http/cors';
 import { OPERATIONS, expressPath } from './operations';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
-export const GRAPHQL_PATHS = ['/api/graphql', '/graphql'];
+export const GRAPHQL_PATHS = [LAYOUT_GRAPHQL_PATH, '/graphql'];
 
 export interface AppOptions {
   services: Services;
@@ -71,13 +71,13 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
 
   // Every request is identified, then counted (x-ratelimit-*), before anything else
   // can answer it; only then are bad credentials refused.
-  const identified = [apiBase, identify(services.authenticator, services.versions)];
+  const identified = [apiBase, identify(services)];
 
   // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
   // Also under /api/graphql, where clients made for the enterprise-server layout look.
-  // Every GraphQL request may read from the caches; a mutation stops that (graphql/server.ts).
+  // Every GraphQL request may read from the caches; a mutation rebinds to none (graphql/server.ts).
   app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), refuseAmbiguousCredentials, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
-    cachedReadsAtRequestVersions(() => true), answerJsonToRestClients, serveCachedGraphQLResponses(services.responseCache, metrics.graphql.countKept),
+    bindRequestServices(services, () => true), answerJsonToRestClients, serveCachedGraphQLResponses(services.responseCache, metrics.graphql.countKept),
     await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
   const api = Router();
@@ -85,17 +85,17 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // A body is parsed once: bundles may be larger than the default limit.
   api.post(expressPath(OPERATIONS.createAttestation.path), jsonParser(MAX_BUNDLE_BYTES));
   api.use(jsonParser());
-  api.use(cachedReadsAtRequestVersions((req) => req.method === 'GET' || req.method === 'HEAD'));
+  api.use(bindRequestServices(services, (req) => req.method === 'GET' || req.method === 'HEAD'));
   api.use(apiVersion);
   api.use(requireValidCredentials);
   api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
   // Reads are served from the response cache when they can (after their own headers are set).
   // The alert lists first: they are what clients poll, and no two modules share a path.
   const cached = serveCachedResponse;
-  api.use(dependencyAlertsRoutes(services.dependencyAlerts, cached, services.alertJson));
-  api.use(orgRolesRoutes(services.orgRoles, cached));
-  api.use(oidcRoutes(services.oidc, cached));
-  api.use(attestationsRoutes(services.attestations, cached));
+  api.use(dependencyAlertsRoutes(cached));
+  api.use(orgRolesRoutes(cached));
+  api.use(oidcRoutes(cached));
+  api.use(attestationsRoutes(cached));
   api.use(unknownRoute);
 
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in
@@ -107,7 +107,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // A read served before, for the same caller and data: served again before routing.
   // CORS headers go on first, so every response carries them, and preflights end there.
   return withCors(withCachedReadsFirst(app, {
-    cache: services.responseCache, versions: services.versions, authenticator: services.authenticator, rateLimited: services.rateLimiter !== undefined,
+    cache: services.responseCache, versions: services.versions, at: services.at, rateLimited: services.rateLimiter !== undefined,
     logger, countRequest: metrics.countRequest,
   }), corsOrigins);
 }

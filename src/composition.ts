@@ -2,15 +2,16 @@ import { AccessStore } from './auth/access.store';
 import { Authenticator } from './auth/authenticator';
 import { Authorizer } from './auth/authorizer';
 import { cachedTokenLookup } from './auth/cached-token-lookup';
+import { bindOncePerVersions } from './cache/at-versions';
 import { cachedBatch } from './cache/cached-batch';
 import { TokenStore } from './auth/token.store';
 import type { Database } from './database/connection';
-import { DataVersionReader } from './database/data-version';
+import { DataVersionReader, type DataVersions } from './database/data-version';
 import { ResponseCache } from './http/response-cache';
 import { AccountsService } from './modules/accounts/accounts.service';
 import { AccountsStore } from './modules/accounts/accounts.store';
 import { StoreAuthorizedLookups } from './modules/accounts/authorized-lookups';
-import { CachedAuthorizedLookups } from './modules/accounts/cached-authorized-lookups';
+import { cachedAuthorizedLookups } from './modules/accounts/cached-authorized-lookups';
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
@@ -41,20 +42,26 @@ const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
  * What alerts refer to, kept per version of the rows they come from: `reference` for advisories,
  * repositories and users, `data` for alert rows and assignee lists (any write empties them).
  */
-function cachedReferences(references: AlertReferences): AlertReferences {
-  return {
-    alertsByIds: cachedBatch(references.alertsByIds, { version: 'data', maxEntries: 20_000 }),
-    assigneeIdsByAlertIds: cachedBatch(references.assigneeIdsByAlertIds, { version: 'data', maxEntries: 20_000 }),
-    advisoriesByIds: cachedBatch(references.advisoriesByIds, { version: 'reference', maxEntries: 5_000 }),
-    repositoriesByIds: cachedBatch(references.repositoriesByIds, { version: 'reference', maxEntries: 20_000 }),
-    usersByIds: cachedBatch(references.usersByIds, { version: 'reference', maxEntries: 20_000 }),
-  };
+function cachedReferences(references: AlertReferences) {
+  const alertsByIds = cachedBatch(references.alertsByIds, { version: 'data', maxEntries: 20_000 });
+  const assigneeIdsByAlertIds = cachedBatch(references.assigneeIdsByAlertIds, { version: 'data', maxEntries: 20_000 });
+  const advisoriesByIds = cachedBatch(references.advisoriesByIds, { version: 'reference', maxEntries: 5_000 });
+  const repositoriesByIds = cachedBatch(references.repositoriesByIds, { version: 'reference', maxEntries: 20_000 });
+  const usersByIds = cachedBatch(references.usersByIds, { version: 'reference', maxEntries: 20_000 });
+  return (versions: DataVersions | undefined): AlertReferences => ({
+    alertsByIds: alertsByIds(versions),
+    assigneeIdsByAlertIds: assigneeIdsByAlertIds(versions),
+    advisoriesByIds: advisoriesByIds(versions),
+    repositoriesByIds: repositoriesByIds(versions),
+    usersByIds: usersByIds(versions),
+  });
 }
 
 /**
- * The one place that constructs stores and services, and the caches wrapped around them:
- * each cache has the interface of what it wraps and reads the request's data versions
- * itself (cache/request-versions.ts), so no service ever sees one.
+ * The one place that constructs stores and services, and the caches wrapped around them.
+ * Each cache is built once and bound per request to the data versions the request read
+ * (`at`): the services of a request see only those, and take (principal, input) and nothing
+ * else. Bound to no versions, for writes and commands, every service reads the database.
  */
 export function createServices(database: Database, options: ServiceOptions = {}) {
   const db = database.knex;
@@ -62,29 +69,40 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const access = new AccessStore();
   const tokenStore = new TokenStore();
   const roles = new OrgRolesStore();
+  const oidcStore = new OidcStore();
   const authorizer = new Authorizer({ access });
   const tokens = new TokensService({ db, accounts, tokens: tokenStore });
-  const lookups = new CachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));
   const attestationStore = new AttestationsStore();
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
+
+  const tokensAt = cachedTokenLookup(tokenStore);
+  const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));
+  const referencesAt = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
+  const fragmentsAt = cachedFragments(freshFragments);
+  const alertJsonAt = cachedAlertJson((versions) => alertJson(fragmentsAt(versions)));
+
+  /** What a request uses, bound to its versions. */
+  const at = bindOncePerVersions((versions) => {
+    const lookups = lookupsAt(versions);
+    return {
+      authenticator: new Authenticator({ db, tokens: tokensAt(versions) }),
+      accounts: new AccountsService({ db, accounts, lookups }),
+      orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
+      oidc: new OidcService({ db, lookups, oidc: oidcStore }),
+      attestations: new AttestationsService({ db, lookups, attestations: attestationStore, accounts }),
+      dependencyAlerts: new DependencyAlertsService({ db, lookups, alerts: alertStore, accounts, access, references: referencesAt(versions) }),
+      /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
+      alertJson: alertJsonAt(versions),
+    };
+  });
+
   return {
     database,
     versions: new DataVersionReader(database),
     responseCache: new ResponseCache(options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES),
-    lookups,
-    authenticator: new Authenticator({ db, tokens: cachedTokenLookup(tokenStore) }),
+    at,
     authorizer,
-    accounts: new AccountsService({ db, accounts, lookups }),
-    orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
-    oidc: new OidcService({ db, lookups, oidc: new OidcStore() }),
-    attestations: new AttestationsService({ db, lookups, attestations: attestationStore, accounts }),
-    dependencyAlerts: new DependencyAlertsService({
-      db, lookups, alerts: alertStore, accounts, access,
-      references: cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts })),
-    }),
-    /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
-    alertJson: cachedAlertJson(alertJson(cachedFragments(freshFragments))),
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
     world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore }),
@@ -92,3 +110,6 @@ export function createServices(database: Database, options: ServiceOptions = {})
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** The services one request uses, bound to the data versions it read (none for a write). */
+export type RequestServices = ReturnType<Services['at']>;

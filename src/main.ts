@@ -43,7 +43,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
       });
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
-    }).then(() => database.knex.destroy()));
+    }).then(() => database.close()));
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');

@@ -1,4 +1,4 @@
-import { cacheableVersions } from '../cache/request-versions';
+import type { AtVersions } from '../cache/at-versions';
 import { VersionedCache } from '../cache/versioned-cache';
 import type { TokenRecord, TokenStore } from './token.store';
 
@@ -10,16 +10,20 @@ export type TokenLookup = Pick<TokenStore, 'findByHash'>;
  * to tokens or accounts (a revocation too) moves the version, which empties it; expiry is
  * the authenticator's to check on every request.
  */
-export function cachedTokenLookup(tokens: TokenLookup, maxEntries = 10_000): TokenLookup {
+export function cachedTokenLookup(tokens: TokenLookup, maxEntries = 10_000): AtVersions<TokenLookup> {
   const known = new VersionedCache<TokenRecord>({ maxSize: maxEntries, sizeOf: () => 1 });
-  return {
-    async findByHash(db, tokenHash) {
-      const version = cacheableVersions(db)?.data;
-      const hit = version === undefined ? undefined : known.get(version, tokenHash);
-      if (hit) return hit;
-      const token = await tokens.findByHash(db, tokenHash);
-      if (token && version !== undefined) known.set(version, tokenHash, token);
-      return token;
-    },
+  return (versions) => {
+    const version = versions?.data;
+    if (version === undefined) return tokens;
+    return {
+      async findByHash(db, tokenHash) {
+        if (db.isTransaction) return tokens.findByHash(db, tokenHash);
+        const hit = known.get(version, tokenHash);
+        if (hit) return hit;
+        const token = await tokens.findByHash(db, tokenHash);
+        if (token) known.set(version, tokenHash, token);
+        return token;
+      },
+    };
   };
 }

@@ -1,6 +1,6 @@
 import type { DataVersions } from '../database/data-version';
 import type { Executor } from '../database/transaction';
-import { cacheableVersions } from './request-versions';
+import type { AtVersions } from './at-versions';
 import { VersionedCache } from './versioned-cache';
 
 /** A batch look-up by id, as the stores answer it. */
@@ -8,28 +8,31 @@ export type BatchLookup<V> = (db: Executor, ids: readonly number[]) => Promise<M
 
 /**
  * Wraps a batch look-up: results are kept for one version of the rows they come from (`reference`
- * for accounts, repositories and advisories; `data` for alerts), the request's own (see
- * request-versions.ts): a page of alerts then needs no statement for what it has seen before.
- * Without a version (inside a write transaction, say) it always loads.
+ * for accounts, repositories and advisories; `data` for alerts), the request's own: a page of
+ * alerts then needs no statement for what it has seen before. Inside a write transaction it
+ * always loads.
  */
-export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { version: keyof DataVersions; maxEntries: number }): BatchLookup<V> {
+export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { version: keyof DataVersions; maxEntries: number }): AtVersions<BatchLookup<V>> {
   const cache = new VersionedCache<V>({ maxSize: options.maxEntries, sizeOf: () => 1 });
-  return async (db, ids) => {
-    const version = cacheableVersions(db)?.[options.version];
-    if (version === undefined) return lookup(db, ids);
-    const found = new Map<number, V>();
-    const missing: number[] = [];
-    for (const id of new Set(ids)) {
-      const hit = cache.get(version, String(id));
-      if (hit) found.set(id, hit);
-      else missing.push(id);
-    }
-    if (missing.length > 0) {
-      for (const [id, value] of await lookup(db, missing)) {
-        cache.set(version, String(id), value);
-        found.set(id, value);
+  return (versions) => {
+    const version = versions?.[options.version];
+    if (version === undefined) return lookup;
+    return async (db, ids) => {
+      if (db.isTransaction) return lookup(db, ids);
+      const found = new Map<number, V>();
+      const missing: number[] = [];
+      for (const id of new Set(ids)) {
+        const hit = cache.get(version, String(id));
+        if (hit) found.set(id, hit);
+        else missing.push(id);
       }
-    }
-    return found;
+      if (missing.length > 0) {
+        for (const [id, value] of await lookup(db, missing)) {
+          cache.set(version, String(id), value);
+          found.set(id, value);
+        }
+      }
+      return found;
+    };
   };
 }

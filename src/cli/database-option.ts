@@ -9,6 +9,6 @@ export async function withMigratedDatabase<T>(config: Config, work: (db: Databas
     await migrateLatest(db);
     return await work(db);
   } finally {
-    await db.knex.destroy();
+    await db.close();
   }
 }

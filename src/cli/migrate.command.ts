@@ -27,7 +27,7 @@ Examples:
         const ran = await migrateLatest(db);
         output.out(ran.length ? `Ran ${ran.length} migration(s):\n${ran.map((m) => `  ${m}`).join('\n')}` : 'Already up to date.');
       } finally {
-        await db.knex.destroy();
+        await db.close();
       }
     });
 }

@@ -24,6 +24,25 @@ export interface Database {
   /** The SQLite database file (undefined on PostgreSQL). */
   sqliteFile: string | undefined;
   directStatementListeners: Set<DirectStatementListener>;
+  /** Registers what close() releases before the pool closes (the SQLite data-version connection). */
+  onClose(release: () => void): void;
+  /** Releases everything opened on this database, then closes knex's pool. */
+  close(): Promise<void>;
+}
+
+type OpenedDatabase = Omit<Database, 'onClose' | 'close'>;
+
+function closable(opened: OpenedDatabase): Database {
+  const releases = new Set<() => void>();
+  return {
+    ...opened,
+    onClose: (release) => releases.add(release),
+    close: async () => {
+      for (const release of releases) release();
+      releases.clear();
+      await opened.knex.destroy();
+    },
+  };
 }
 
 /** How often PostgreSQL checks, while a query runs or waits, that this client is still there. */
@@ -54,7 +73,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       searchPath: options.schema ? [options.schema] : undefined,
       pool: { min: 0, max: options.poolMax ?? 10, afterCreate: watchForVanishedClient },
     } as Knex.Config);
-    return { knex, dialect, schema: options.schema, sqliteFastPaths: false, sqliteFile: undefined, directStatementListeners: new Set() };
+    return closable({ knex, dialect, schema: options.schema, sqliteFastPaths: false, sqliteFile: undefined, directStatementListeners: new Set() });
   }
   const sqliteFastPaths = options.sqliteFastPaths ?? false;
   if (databaseUrl !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(databaseUrl)), { recursive: true });
@@ -80,5 +99,5 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       },
     },
   });
-  return { knex, dialect, schema: undefined, sqliteFastPaths, sqliteFile: databaseUrl, directStatementListeners: new Set() };
+  return closable({ knex, dialect, schema: undefined, sqliteFastPaths, sqliteFile: databaseUrl, directStatementListeners: new Set() });
 }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Database, DirectStatementListener } from './connection';
+import type { Database } from './connection';
 
 /**
  * The database's two write counters (see the data_versions migrations): `data` moves with
@@ -20,9 +20,10 @@ const READ_VERSIONS = 'select data, reference from data_versions where id = 1';
 export class DataVersionReader {
   private readonly readRow: () => unknown;
 
-  constructor({ knex, sqliteFile, directStatementListeners }: Database) {
+  constructor(database: Database) {
+    const { knex, sqliteFile } = database;
     this.readRow = sqliteFile !== undefined
-      ? versionConnectionReader(sqliteFile, directStatementListeners)
+      ? versionConnectionReader(sqliteFile, database)
       : () => knex('data_versions').where('id', 1).first('data', 'reference');
   }
 
@@ -39,11 +40,21 @@ export class DataVersionReader {
  * each read sees every transaction committed before it began, so the versions read here are
  * never newer than what knex's connection reads afterwards (a transaction open there holds
  * that one connection, so the request's reads wait for its commit). Opened at the first read,
- * after the migrations. Metrics count the statement with knex's (directStatementListeners).
+ * after the migrations; closed with the database. Metrics count the statement with knex's
+ * (directStatementListeners).
  */
-function versionConnectionReader(file: string, listeners: ReadonlySet<DirectStatementListener>): () => unknown {
+function versionConnectionReader(file: string, database: Pick<Database, 'directStatementListeners' | 'onClose'>): () => unknown {
+  const listeners = database.directStatementListeners;
   let statement: BetterSqlite3.Statement | undefined;
+  let closed = false;
+  // Closed with the database: the connection is this reader's own.
+  database.onClose(() => {
+    closed = true;
+    statement?.database.close();
+    statement = undefined;
+  });
   return () => {
+    if (closed) throw new Error('the database is closed');
     const started = performance.now();
     let outcome: 'success' | 'error' = 'error';
     try {

@@ -1,13 +1,14 @@
 import type { Principal } from '../auth/principal';
-import type { Services } from '../composition';
+import type { RequestServices } from '../composition';
 import type { RateLimitCaller } from '../rate-limits/rate-limit.policy';
 import type { Loaders } from './loaders';
 import type { GraphQLResultCapture } from './cached-responses';
 
-/** What every resolver gets: the caller (authenticated once), the services, and this request's loaders. */
+/** What every resolver gets: the caller (authenticated once), the request's services, and its loaders. */
 export interface GraphQLContext {
   principal: Principal;
-  services: Services;
+  /** Bound to the request's data versions; a mutation rebinds them to none (graphql/server.ts). */
+  services: RequestServices;
   loaders: Loaders;
   /** The origin URL fields are built from, as in REST answers. */
   apiBase: string;

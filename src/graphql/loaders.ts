@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { MiddlewareFn } from 'type-graphql';
 import type { Principal } from '../auth/principal';
-import type { Services } from '../composition';
+import type { RequestServices } from '../composition';
 import type { OrganizationRecord, RepositoryRecord, TeamRecord, UserRecord } from '../modules/accounts/accounts.types';
 import type { AttestationSubjectRecord } from '../modules/attestations/attestations.types';
 import type { GraphQLContext } from './context';
@@ -17,7 +17,7 @@ function loaderOf<V>(principal: Principal, read: (principal: Principal, ids: rea
 }
 
 /** Per-request loaders, built for one caller from the services (never shared between callers). */
-export function createLoaders(services: Services, principal: Principal) {
+export function createLoaders(services: RequestServices, principal: Principal) {
   const { accounts, attestations } = services;
   const loaders = {
     accountById: loaderOf<UserRecord | null>(principal, (p, ids) => accounts.usersByIds(p, ids), null),

@@ -5,11 +5,10 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
 import type { Services } from '../composition';
 import { formatGraphQLError, toGraphQLError } from '../errors/graphql';
-import { principalOf } from '../http/locals';
+import { apiBaseOf, principalOf, servicesOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
 import { ResultCapture } from './cached-responses';
-import { stopCachedReads } from '../cache/request-versions';
 import { compiledExecutor } from './compiled-executor';
 import { executorGateway } from './executor-gateway';
 import { complexityLimit, parseOptions, validationRules } from './limits';
@@ -28,17 +27,22 @@ export interface GraphQLOptions {
 
 /**
  * Version-scoped caches (alert rows, references, responses) hold what a version read before
- * the request: a mutation's payload may read what it just wrote, so it reads the database.
+ * the request: a mutation's payload may read what it just wrote, so its services are bound
+ * to no versions, and read the database.
  */
-const readsOfMutationsSeeTheirWrites: ApolloServerPlugin<GraphQLContext> = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ operation }) {
-        if (operation?.operation === 'mutation') stopCachedReads();
-      },
-    };
-  },
-};
+function readsOfMutationsSeeTheirWrites(services: Services): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, contextValue }) {
+          if (operation?.operation !== 'mutation') return;
+          contextValue.services = services.at(undefined);
+          contextValue.loaders = createLoaders(contextValue.services, contextValue.principal);
+        },
+      };
+    },
+  };
+}
 
 /** Apollo Server over the same services as REST, mounted as Express middleware. */
 export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
@@ -61,7 +65,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       ApolloServerPluginCacheControlDisabled(),
       ...(options.plugins ?? []),
       complexityLimit(schema),
-      readsOfMutationsSeeTheirWrites,
+      readsOfMutationsSeeTheirWrites(services),
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
       // Last: only a result every plugin let through is cached.
       ...(results ? [results.plugin] : []),
@@ -74,12 +78,9 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
     context: async ({ req, res }) => {
       if (res.locals.credentialsError) throw toGraphQLError(res.locals.credentialsError);
       const principal = principalOf(res);
-      // URL fields point at the REST API: the checked origin, not the /graphql mount.
-      const origin = res.locals.apiBase ? new URL(res.locals.apiBase).origin : '';
-      // REST URLs in answers follow the layout the client chose: /api/graphql pairs with /api/v3.
-      const restBase = req.baseUrl === '/api/graphql' ? `${origin}/api/v3` : origin;
+      const requestServices = servicesOf(res);
       return {
-        principal, services, loaders: createLoaders(services, principal), apiBase: restBase, rateLimitCaller: rateLimitCallerOf(req, res),
+        principal, services: requestServices, loaders: createLoaders(requestServices, principal), apiBase: apiBaseOf(res), rateLimitCaller: rateLimitCallerOf(req, res),
         resultCapture: res.locals.graphqlResultCapture,
       };
     },

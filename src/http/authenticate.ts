@@ -1,7 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import type { Authenticator } from '../auth/authenticator';
-import { withDataVersions } from '../cache/request-versions';
-import type { DataVersionReader } from '../database/data-version';
+import type { Services } from '../composition';
 import { BadRequestError } from '../errors/domain';
 import { identifyRequest } from './request-identity';
 
@@ -13,9 +11,9 @@ const QUERY_TOKEN_KEYS = ['access_token', 'token'];
  * against its client address (guessing tokens spends the anonymous budget);
  * `requireValidCredentials` refuses them.
  */
-export function identify(authenticator: Authenticator, versions: DataVersionReader): RequestHandler {
+export function identify(services: Pick<Services, 'at' | 'versions'>): RequestHandler {
   return async (req, res, next) => {
-    const identity = await identifyRequest(req, { authenticator, versions });
+    const identity = await identifyRequest(req, services);
     res.locals.versions = identity.versions;
     res.locals.principal = identity.principal;
     if (identity.credentialsError) res.locals.credentialsError = identity.credentialsError;
@@ -24,12 +22,15 @@ export function identify(authenticator: Authenticator, versions: DataVersionRead
 }
 
 /**
- * Runs the rest of the chain with the request's data versions visible to the caches wrapped
- * around stores (cache/request-versions.ts), for reads only: a write must read what it
- * writes. After the body is parsed: a stream's callbacks do not carry the request's context.
+ * The services the rest of the chain uses (res.locals.services): bound to the request's data
+ * versions for reads, so they may answer from the caches; to none for writes, which must read
+ * what they write.
  */
-export function cachedReadsAtRequestVersions(isRead: (req: Request) => boolean): RequestHandler {
-  return (req, res, next) => withDataVersions(isRead(req) ? res.locals.versions : undefined, next);
+export function bindRequestServices(services: Pick<Services, 'at'>, isRead: (req: Request) => boolean): RequestHandler {
+  return (req, res, next) => {
+    res.locals.services = services.at(isRead(req) ? res.locals.versions : undefined);
+    next();
+  };
 }
 
 /** Tokens in URLs leak into logs and histories: refused outright. */

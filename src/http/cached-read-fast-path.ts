@@ -1,10 +1,10 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express, Request, Response } from 'express';
-import type { Authenticator } from '../auth/authenticator';
+import type { Services } from '../composition';
 import type { DataVersionReader } from '../database/data-version';
 import type { Logger } from '../logger';
 import { isSupportedApiVersion } from './api-version';
-import { API_V3_PATH, originOf } from './api-base';
+import { restApiBaseOf } from './api-base';
 import { identifyRequest } from './request-identity';
 import { logRequest, requestIdOf } from './request-log';
 import { responseCacheKey, type ResponseCache } from './response-cache';
@@ -13,7 +13,7 @@ import { sendResponse } from './send-response';
 export interface CachedReadFastPathDeps {
   cache: ResponseCache;
   versions: DataVersionReader;
-  authenticator: Authenticator;
+  at: Services['at'];
   /** Requests counted against rate limits must be counted in the database: no fast path. */
   rateLimited: boolean;
   logger: Logger;
@@ -53,9 +53,8 @@ function cachedReadFastPath(app: Express, deps: CachedReadFastPathDeps) {
     if (incoming.headers['transfer-encoding'] !== undefined || (incoming.headers['content-length'] ?? '0') !== '0') return false;
     const [req, res] = adopt(app, incoming, outgoing);
     if (!isSupportedApiVersion(req.get('x-service-api-version'))) return false;
-    const origin = originOf(req);
-    if (origin === undefined) return false;
-    const apiBase = req.path.startsWith(`${API_V3_PATH}/`) ? `${origin}${API_V3_PATH}` : origin;
+    const apiBase = restApiBaseOf(req);
+    if (apiBase === undefined) return false;
     if (!cache.mayHold(`${apiBase}\n${req.originalUrl}`)) return false;
     return serveCached(req, res, apiBase, deps);
   };

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { Principal } from '../auth/principal';
+import type { RequestServices } from '../composition';
 import type { OperationName } from '../operations';
 import type { DataVersions } from '../database/data-version';
 import type { GraphQLResultCapture } from '../graphql/cached-responses';
@@ -17,6 +18,8 @@ declare global {
       operation?: OperationName;
       /** The database's write counters as this request found them (read before anything else): its one snapshot. */
       versions?: DataVersions;
+      /** The services this request uses, bound to its versions (http/authenticate.ts bindRequestServices). */
+      services?: RequestServices;
       /** The route template of a response served before routing (the cached-read fast path). */
       routeTemplate?: string;
       /** Where a GraphQL query's result is captured for the response cache (src/graphql/cached-responses.ts). */
@@ -27,6 +30,12 @@ declare global {
 
 export function principalOf(res: Response): Principal {
   return res.locals.principal ?? { kind: 'anonymous' };
+}
+
+export function servicesOf(res: Response): RequestServices {
+  const services = res.locals.services;
+  if (!services) throw new Error('the request has no services: bindRequestServices runs before every route');
+  return services;
 }
 
 export function apiBaseOf(res: Response): string {

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { Authenticator } from '../auth/authenticator';
 import { ANONYMOUS, type Principal } from '../auth/principal';
-import { withDataVersions } from '../cache/request-versions';
-import type { DataVersionReader, DataVersions } from '../database/data-version';
+import type { Services } from '../composition';
+import type { DataVersions } from '../database/data-version';
 import { AuthenticationError, BadRequestError } from '../errors/domain';
 
 /** Who is asking, and the data versions the request goes by. */
@@ -21,7 +20,7 @@ const identities = new WeakMap<IncomingMessage, Promise<RequestIdentity>>();
  * `identify` middleware. Read first: what this request takes from memory must belong to
  * this version or a later one.
  */
-export function identifyRequest(req: IncomingMessage, deps: { authenticator: Authenticator; versions: DataVersionReader }): Promise<RequestIdentity> {
+export function identifyRequest(req: IncomingMessage, deps: Pick<Services, 'at' | 'versions'>): Promise<RequestIdentity> {
   let identity = identities.get(req);
   if (!identity) {
     identity = identify(req, deps);
@@ -30,10 +29,10 @@ export function identifyRequest(req: IncomingMessage, deps: { authenticator: Aut
   return identity;
 }
 
-async function identify(req: IncomingMessage, deps: { authenticator: Authenticator; versions: DataVersionReader }): Promise<RequestIdentity> {
+async function identify(req: IncomingMessage, deps: Pick<Services, 'at' | 'versions'>): Promise<RequestIdentity> {
   const versions = await deps.versions.read();
   try {
-    const principal = await withDataVersions(versions, () => deps.authenticator.authenticate(authorizationOf(req)));
+    const principal = await deps.at(versions).authenticator.authenticate(authorizationOf(req));
     return { versions, principal };
   } catch (error) {
     if (!(error instanceof AuthenticationError) && !(error instanceof BadRequestError)) throw error;

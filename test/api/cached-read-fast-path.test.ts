@@ -4,7 +4,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createServices, type Services } from '../../src/composition';
 import { apiBase } from '../../src/http/api-base';
-import { cachedReadsAtRequestVersions, identify } from '../../src/http/authenticate';
+import { bindRequestServices, identify } from '../../src/http/authenticate';
 import { withCachedReadsFirst } from '../../src/http/cached-read-fast-path';
 import { operation } from '../../src/http/operation';
 import { routeTemplate } from '../../src/http/request-log';
@@ -38,14 +38,14 @@ function listener(rateLimited: boolean) {
     routed++;
     next();
   });
-  app.use(apiBase, identify(services.authenticator, services.versions), cachedReadsAtRequestVersions(() => true));
+  app.use(apiBase, identify(services), bindRequestServices(services, () => true));
   app.get('/orgs/:org/things', operation('listOrgRoles'), serveCachedResponse, (req, res) => {
     built++;
     const principal = res.locals.principal!;
     sendJsonText(res, 200, JSON.stringify({ org: req.params.org, caller: principal.kind === 'user' ? principal.login : principal.kind, base: res.locals.apiBase }));
   });
   return withCachedReadsFirst(app, {
-    cache: services.responseCache, versions: services.versions, authenticator: services.authenticator, rateLimited, logger: pino({ level: 'silent' }),
+    cache: services.responseCache, versions: services.versions, at: services.at, rateLimited, logger: pino({ level: 'silent' }),
     countRequest: (req, res) => res.once('finish', () => counted.push(routeTemplate(req))),
   });
 }

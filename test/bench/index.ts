@@ -62,7 +62,7 @@ async function measureFloor(name: string, start: () => Promise<RunningServer>, w
 
 async function benchSqlite(dbFile: string, workDir: string): Promise<Row[]> {
   const db = openDatabase(dbFile);
-  const facts = await readWorldFacts(db, BIG_ORG, settings.deepPage).finally(() => db.knex.destroy());
+  const facts = await readWorldFacts(db, BIG_ORG, settings.deepPage).finally(() => db.close());
   const ctx: MeasureContext = { workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT, database: 'SQLite' };
   const rows: Row[] = [];
   const rpsOf = (name: string) => rows.find((r) => r.scenario === name)?.load?.rps;

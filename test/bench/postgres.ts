@@ -25,19 +25,19 @@ async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean):
     const loaded = await admin.knex.raw('SELECT count(*) AS n FROM ??.dependency_alerts', [SCHEMA]).then((r: { rows: Array<{ n: string }> }) => Number(r.rows[0]!.n), () => 0);
     if (reuse && loaded === alerts) {
       const db = openDatabase(url);
-      await migrateLatest(db).finally(() => db.knex.destroy());
+      await migrateLatest(db).finally(() => db.close());
       return url;
     }
     await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
     await admin.knex.raw('CREATE SCHEMA ??', [SCHEMA]);
   } finally {
-    await admin.knex.destroy();
+    await admin.close();
   }
   const db = openDatabase(url);
   try {
     await loadWorld(db, alerts);
   } finally {
-    await db.knex.destroy();
+    await db.close();
   }
   return url;
 }
@@ -46,7 +46,7 @@ export async function benchPostgres(baseUrl: string, alerts: number, ctx: Omit<M
   const url = await preparePostgres(baseUrl, alerts, settings.reuse);
   const database = `PostgreSQL (${alerts.toLocaleString('en')} alerts)`;
   const db = openDatabase(url);
-  const facts = await readWorldFacts(db, BIG_ORG, 1).finally(() => db.knex.destroy());
+  const facts = await readWorldFacts(db, BIG_ORG, 1).finally(() => db.close());
   const mctx: MeasureContext = { ...ctx, database };
   const options = { connections: settings.connections };
   const rows: Row[] = [];

@@ -28,7 +28,7 @@ export async function prepareSqliteWorld(file: string, alerts: number, reuse: bo
   if (reuse && fs.existsSync(file)) {
     const db = openDatabase(file);
     await migrateLatest(db);
-    await db.knex.destroy();
+    await db.close();
     return { reused: true };
   }
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
@@ -36,6 +36,6 @@ export async function prepareSqliteWorld(file: string, alerts: number, reuse: bo
   try {
     return { reused: false, loadSeconds: await loadWorld(db, alerts) };
   } finally {
-    await db.knex.destroy();
+    await db.close();
   }
 }

@@ -51,9 +51,9 @@ async function orgsecFailing(...args: string[]): Promise<Error> {
 async function authenticate(databaseUrl: string, token: string) {
   const database = openDatabase(databaseUrl);
   try {
-    return await createServices(database).authenticator.authenticate(`Bearer ${token}`);
+    return await createServices(database).at(undefined).authenticator.authenticate(`Bearer ${token}`);
   } finally {
-    await database.knex.destroy();
+    await database.close();
   }
 }
 

@@ -12,6 +12,6 @@ export async function prepareCrashDatabase(databaseUrl: string): Promise<Map<str
     const roles: Array<{ id: number; name: string }> = await database.knex('organization_roles').whereIn('name', CUSTOM_ROLES).select('id', 'name');
     return new Map(CUSTOM_ROLES.map((name) => [name, Number(roles.find((r) => r.name === name)!.id)]));
   } finally {
-    await database.knex.destroy();
+    await database.close();
   }
 }

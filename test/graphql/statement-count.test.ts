@@ -72,6 +72,6 @@ it('and as many again once what alerts refer to is cached', async () => {
   await statementsFor(100, `${DASHBOARD} # warm-up`);
   const [one, ten, hundred] = [await statementsFor(1), await statementsFor(10), await statementsFor(100)];
   expect({ ten, hundred }).toEqual({ ten: one, hundred: one });
-  // The caches see the request's versions in the resolvers (cache/request-versions.ts): fewer statements.
+  // The resolvers' services are bound to the request's versions (composition.ts `at`): their caches answer, fewer statements.
   expect(one).toBeLessThan(cold);
 });

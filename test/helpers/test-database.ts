@@ -37,14 +37,14 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
     await db.knex.raw('CREATE SCHEMA ??', [schema]);
     cleanup = async () => {
       await db.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
-      await db.knex.destroy();
+      await db.close();
     };
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-test-'));
     url = path.join(dir, 'orgsec.sqlite');
     db = openDatabase(url, { sqliteFastPaths });
     cleanup = async () => {
-      await db.knex.destroy();
+      await db.close();
       fs.rmSync(dir, { recursive: true, force: true });
     };
   }

@@ -1,4 +1,3 @@
-import { withDataVersions } from '../../src/cache/request-versions';
 import { alertSchema, alertWithRepositorySchema } from '../../src/modules/dependency-alerts/alerts.responses';
 import { alertJson, alertPageJson, freshFragments } from '../../src/modules/dependency-alerts/alerts.serializers';
 import type { AlertView } from '../../src/modules/dependency-alerts/alerts.service';
@@ -21,12 +20,13 @@ let views: AlertView[];
 beforeAll(async () => {
   t = await createTestApp();
   await t.load(alertsWorld(declared, advisories));
-  const principal = await t.services.authenticator.authenticate(`Bearer ${AL.owner}`);
-  const page = await t.services.dependencyAlerts.listForEnterprise(principal, ENTERPRISE, { filters: {}, sort: 'created', direction: 'desc', perPage: 100 });
+  const reads = t.services.at(undefined);
+  const principal = await reads.authenticator.authenticate(`Bearer ${AL.owner}`);
+  const page = await reads.dependencyAlerts.listForEnterprise(principal, ENTERPRISE, { filters: {}, sort: 'created', direction: 'desc', perPage: 100 });
   views = page.items;
   let next = page.next;
   while (next) {
-    const more = await t.services.dependencyAlerts.listForEnterprise(principal, ENTERPRISE, { filters: {}, sort: 'created', direction: 'desc', perPage: 100, after: next });
+    const more = await reads.dependencyAlerts.listForEnterprise(principal, ENTERPRISE, { filters: {}, sort: 'created', direction: 'desc', perPage: 100, after: next });
     views.push(...more.items);
     next = more.next;
   }
@@ -48,10 +48,9 @@ it.each([
   const documented = JSON.stringify((JSON.parse(fresh) as unknown[]).map((alert) => schema.parse(alert)));
   expect(fresh).toBe(documented);
 
-  // The routes' writer (composition.ts): outside a request, afresh; inside, from the caches.
-  const routes = t.services.alertJson;
+  // The routes' writer (composition.ts): bound to no versions, afresh; to a request's, from the caches.
   const text = (versions?: { data: number; reference: number }) =>
-    withDataVersions(versions, () => Buffer.concat(alertPageJson(routes, base, views, { withRepository })).toString('utf8'));
+    Buffer.concat(alertPageJson(t.services.at(versions).alertJson, base, views, { withRepository })).toString('utf8');
   expect(text()).toBe(documented);
   expect(text({ data: 1, reference: 1 })).toBe(documented); // fragments and alerts built
   expect(text({ data: 1, reference: 1 })).toBe(documented); // and reused
@@ -60,5 +59,5 @@ it.each([
 });
 
 it('writes an empty page as []', () => {
-  expect(Buffer.concat(alertPageJson(t.services.alertJson, 'http://127.0.0.1:3000', [], { withRepository: true })).toString('utf8')).toBe('[]');
+  expect(Buffer.concat(alertPageJson(t.services.at(undefined).alertJson, 'http://127.0.0.1:3000', [], { withRepository: true })).toString('utf8')).toBe('[]');
 });

@@ -160,7 +160,7 @@ describe('/healthz and /readyz', () => {
       expect(ready.status).toBe(503);
       expect(ready.body).toEqual({ status: 'unavailable', reason: expect.stringMatching(/^database unreachable: /) });
     } finally {
-      await database.knex.destroy();
+      await database.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

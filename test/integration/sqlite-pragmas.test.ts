@@ -72,7 +72,7 @@ describeOnSqlite('SQLite settings (PostgreSQL has no pragmas: skipped there)', (
   });
 
   afterAll(async () => {
-    await other?.knex.destroy();
+    await other?.close();
     await db?.destroy();
   });
 
@@ -91,7 +91,7 @@ describeOnSqlite('SQLite settings (PostgreSQL has no pragmas: skipped there)', (
     try {
       await expect(migrateLatest(memory)).rejects.toThrow('SQLite database ":memory:" refused its settings (journal_mode is "memory", expected "wal")');
     } finally {
-      await memory.knex.destroy();
+      await memory.close();
     }
   });
 

@@ -358,7 +358,7 @@ describe('a token declared without a value', () => {
       { entry: 'tokens[0]', description: 'classic token for generated-user', token: expect.stringMatching(/^osp_[0-9A-Za-z]{36}$/) },
     ]);
     const token = summary.generatedTokens[0]!.token;
-    const principal = await services.authenticator.authenticate(`Bearer ${token}`);
+    const principal = await services.at(undefined).authenticator.authenticate(`Bearer ${token}`);
     expect(principal).toMatchObject({ kind: 'user', tokenType: 'classic', userId: await accountId('generated-user'), login: 'generated-user' });
     expect(JSON.stringify(await db.knex('tokens').select('*'))).not.toContain(token);
   });
@@ -419,7 +419,7 @@ describe('loading with replace', () => {
     expect(accounts.map((a) => a.login).sort()).toEqual(['in-both', 'second-only']);
     expect(await fresh.knex('organizations').select('account_id')).toEqual([]);
     expect(await fresh.knex('tokens').select('id')).toEqual([]);
-    await expect(freshServices.authenticator.authenticate('Bearer first_world_token')).rejects.toThrow('Bad credentials');
+    await expect(freshServices.at(undefined).authenticator.authenticate('Bearer first_world_token')).rejects.toThrow('Bad credentials');
   });
 
   it('keeps the predefined organization roles, and only them', async () => {
@@ -494,10 +494,10 @@ describe('reloading keeps what the file leaves out, and updates what it changes'
     const raw = first.generatedTokens[0]!.token;
     const narrowed = await services.world.load({ tokens: [{ ...token, scopes: ['read:org'] }] });
     expect(narrowed.generatedTokens).toEqual([]);
-    const principal = await services.authenticator.authenticate(`Bearer ${raw}`);
+    const principal = await services.at(undefined).authenticator.authenticate(`Bearer ${raw}`);
     expect(principal.kind === 'user' && principal.grant.kind === 'scopes' ? principal.grant.declared : []).toEqual(['read:org']);
     await services.world.load({ tokens: [{ ...token, revoked: true }] });
-    await expect(services.authenticator.authenticate(`Bearer ${raw}`)).rejects.toThrow('Bad credentials');
+    await expect(services.at(undefined).authenticator.authenticate(`Bearer ${raw}`)).rejects.toThrow('Bad credentials');
   });
 
   it('two tokens declared without a value for the same user and owner need different names', async () => {

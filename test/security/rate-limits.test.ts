@@ -236,7 +236,7 @@ describe('several instances over one database', () => {
       expect(used).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
     } finally {
-      await other.knex.destroy();
+      await other.close();
       await t.close();
     }
   });

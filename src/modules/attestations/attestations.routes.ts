@@ -1,34 +1,36 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { jsonBody } from '../../http/body';
-import { apiBaseOf, principalOf } from '../../http/locals';
+import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
 import { linkedRoute, route } from '../../http/operation';
 import { rejectPageParameter, setCursorLinks } from '../../http/pagination';
 import { sendJson } from '../../http/respond';
 import { parseInput } from '../../http/validate';
 import { ATTESTATION_INPUT, bundlePath, createBody, listQuery, repoPath, subjectPath } from './attestations.schemas';
 import { serializeAttestation } from './attestations.serializers';
-import type { AttestationsService } from './attestations.service';
+
+/** This request's service (bound to its data versions for reads). */
+const attestationsOf = (res: Response) => servicesOf(res).attestations;
 
 /** Spec §4.3, #21–#22, and the bundle_url of #22's items. */
-export function attestationsRoutes(attestations: AttestationsService, cached: RequestHandler): Router {
+export function attestationsRoutes(cached: RequestHandler): Router {
   const router = Router();
 
   route(router, 'createAttestation', async (req, res) => {
     const p = parseInput(repoPath, req.params, ATTESTATION_INPUT);
     const body = parseInput(createBody, jsonBody(req), ATTESTATION_INPUT);
-    sendJson(res, 201, await attestations.create(principalOf(res), p.owner, p.repo, body.bundle));
+    sendJson(res, 201, await attestationsOf(res).create(principalOf(res), p.owner, p.repo, body.bundle));
   });
 
   linkedRoute(router, 'listAttestations', 'bundle', cached, async (req, res) => {
     const p = parseInput(bundlePath, req.params, ATTESTATION_INPUT);
-    sendJson(res, 200, (await attestations.get(principalOf(res), p.owner, p.repo, p.attestation_id)).bundle);
+    sendJson(res, 200, (await attestationsOf(res).get(principalOf(res), p.owner, p.repo, p.attestation_id)).bundle);
   });
 
   route(router, 'listAttestations', cached, async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(subjectPath, req.params, ATTESTATION_INPUT);
     const q = parseInput(listQuery, req.query, ATTESTATION_INPUT);
-    const { repo, page } = await attestations.list(principalOf(res), p.owner, p.repo, {
+    const { repo, page } = await attestationsOf(res).list(principalOf(res), p.owner, p.repo, {
       subjectDigest: p.subject_digest, predicateType: q.predicate_type, perPage: q.per_page, after: q.after, before: q.before,
     });
     setCursorLinks(req, res, page);

@@ -1,31 +1,32 @@
-import { cacheableVersions } from '../../cache/request-versions';
+import type { AtVersions } from '../../cache/at-versions';
 import { VersionedCache } from '../../cache/versioned-cache';
 import type { JsonFragment } from '../../shared/json-fragments';
 import type { AlertFragments, AlertJson } from './alerts.serializers';
 
 // The caches of the REST alert JSON, wrapped around the serializer's own functions in
 // composition.ts: most of a page is the same advisories, repositories and users again and
-// again, and a polled page the same alerts. Each reads the request's versions itself
-// (cache/request-versions.ts); without them (a write) everything is serialized afresh.
+// again, and a polled page the same alerts. Bound to no versions (a write) they serialize afresh.
 
 /** Fragments kept per reference version (the rows they come from); anything with URLs per API base. */
-export function cachedFragments(fragments: AlertFragments, maxBytes = 16 * 2 ** 20): AlertFragments {
+export function cachedFragments(fragments: AlertFragments, maxBytes = 16 * 2 ** 20): AtVersions<AlertFragments> {
   const cache = new VersionedCache<JsonFragment>({ maxSize: maxBytes, sizeOf: (fragment, key) => fragment.bytes.length + key.length });
-  const cached = (key: string, serialize: () => JsonFragment): JsonFragment => {
-    const version = cacheableVersions()?.reference;
-    if (version === undefined) return serialize();
-    let fragment = cache.get(version, key);
-    if (fragment === undefined) {
-      fragment = serialize();
-      cache.set(version, key, fragment);
-    }
-    return fragment;
-  };
-  return {
-    advisory: (advisory) => cached(`a:${advisory.id}`, () => fragments.advisory(advisory)),
-    vulnerability: (advisoryId, v) => cached(`v:${advisoryId}:${v.ecosystem}:${v.packageName}`, () => fragments.vulnerability(advisoryId, v)),
-    repository: (base, repository) => cached(`r:${base}:${repository.id}`, () => fragments.repository(base, repository)),
-    user: (base, user) => cached(`u:${base}:${user.id}`, () => fragments.user(base, user)),
+  return (versions) => {
+    const version = versions?.reference;
+    if (version === undefined) return fragments;
+    const cached = (key: string, serialize: () => JsonFragment): JsonFragment => {
+      let fragment = cache.get(version, key);
+      if (fragment === undefined) {
+        fragment = serialize();
+        cache.set(version, key, fragment);
+      }
+      return fragment;
+    };
+    return {
+      advisory: (advisory) => cached(`a:${advisory.id}`, () => fragments.advisory(advisory)),
+      vulnerability: (advisoryId, v) => cached(`v:${advisoryId}:${v.ecosystem}:${v.packageName}`, () => fragments.vulnerability(advisoryId, v)),
+      repository: (base, repository) => cached(`r:${base}:${repository.id}`, () => fragments.repository(base, repository)),
+      user: (base, user) => cached(`u:${base}:${user.id}`, () => fragments.user(base, user)),
+    };
   };
 }
 
@@ -33,19 +34,22 @@ export function cachedFragments(fragments: AlertFragments, maxBytes = 16 * 2 ** 
  * Each alert's parts kept per data version (any write empties them), counted at the alert's
  * own bytes and what holding them costs: the fragments at odd positions are shared.
  */
-export function cachedAlertJson(json: AlertJson, maxBytes = 16 * 2 ** 20): AlertJson {
+export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, maxBytes = 16 * 2 ** 20): AtVersions<AlertJson> {
   const cache = new VersionedCache<Buffer[]>({
     maxSize: maxBytes, sizeOf: (parts) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length + 96 : 16), 128),
   });
-  return (base, view, options) => {
-    const version = cacheableVersions()?.data;
-    if (version === undefined) return json(base, view, options);
-    const key = `${base}\n${options.withRepository}\n${view.alert.id}`;
-    let parts = cache.get(version, key);
-    if (parts === undefined) {
-      parts = json(base, view, options);
-      cache.set(version, key, parts);
-    }
-    return parts;
+  return (versions) => {
+    const json = jsonAt(versions);
+    const version = versions?.data;
+    if (version === undefined) return json;
+    return (base, view, options) => {
+      const key = `${base}\n${options.withRepository}\n${view.alert.id}`;
+      let parts = cache.get(version, key);
+      if (parts === undefined) {
+        parts = json(base, view, options);
+        cache.set(version, key, parts);
+      }
+      return parts;
+    };
   };
 }
