@@ -25,6 +25,7 @@ import { OrgRolesService } from './modules/org-roles/org-roles.service';
 import { OrgRolesStore } from './modules/org-roles/org-roles.store';
 import { TokensService } from './modules/tokens/tokens.service';
 import { WorldLoader } from './modules/world/world.loader';
+import { lazyObject } from './shared/lazy';
 import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { RateLimitStore } from './rate-limits/rate-limit.store';
@@ -82,19 +83,19 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const fragmentsAt = cachedFragments(freshFragments);
   const alertJsonAt = cachedAlertJson((versions) => alertJson(fragmentsAt(versions)));
 
-  /** What a request uses, bound to its versions. */
+  /** What a request uses, bound to its versions; each service built when first used. */
   const at = bindOncePerVersions((versions) => {
-    const lookups = lookupsAt(versions);
-    return {
-      authenticator: new Authenticator({ db, tokens: tokensAt(versions) }),
-      accounts: new AccountsService({ db, accounts, lookups }),
-      orgRoles: new OrgRolesService({ db, accounts, access, roles, lookups }),
-      oidc: new OidcService({ db, lookups, oidc: oidcStore }),
-      attestations: new AttestationsService({ db, lookups, attestations: attestationStore, accounts }),
-      dependencyAlerts: new DependencyAlertsService({ db, lookups, alerts: alertStore, accounts, access, references: referencesAt(versions) }),
+    const lookups = () => lookupsAt(versions);
+    return lazyObject({
+      authenticator: () => new Authenticator({ db, tokens: tokensAt(versions) }),
+      accounts: () => new AccountsService({ db, accounts, lookups: lookups() }),
+      orgRoles: () => new OrgRolesService({ db, accounts, access, roles, lookups: lookups() }),
+      oidc: () => new OidcService({ db, lookups: lookups(), oidc: oidcStore }),
+      attestations: () => new AttestationsService({ db, lookups: lookups(), attestations: attestationStore, accounts }),
+      dependencyAlerts: () => new DependencyAlertsService({ db, lookups: lookups(), alerts: alertStore, accounts, access, references: referencesAt(versions) }),
       /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
-      alertJson: alertJsonAt(versions),
-    };
+      alertJson: () => alertJsonAt(versions),
+    });
   });
 
   return {
