@@ -18,13 +18,13 @@ function loaderOf<V>(principal: Principal, read: (principal: Principal, ids: rea
 
 /** Per-request loaders, built for one caller from the services (never shared between callers). */
 export function createLoaders(services: RequestServices, principal: Principal) {
-  const { accounts, attestations } = services;
+  // Services are read when a batch runs: a request's services are built when first used.
   const loaders = {
-    accountById: loaderOf<UserRecord | null>(principal, (p, ids) => accounts.usersByIds(p, ids), null),
-    organizationById: loaderOf<OrganizationRecord | null>(principal, (p, ids) => accounts.organizationsByIds(p, ids), null),
-    teamById: loaderOf<TeamRecord | null>(principal, (p, ids) => accounts.teamsByIds(p, ids), null),
-    repositoryById: loaderOf<RepositoryRecord | null>(principal, (p, ids) => accounts.repositoriesByIds(p, ids), null),
-    attestationSubjectsById: loaderOf<AttestationSubjectRecord[]>(principal, (p, ids) => attestations.subjectsByIds(p, ids), []),
+    accountById: loaderOf<UserRecord | null>(principal, (p, ids) => services.accounts.usersByIds(p, ids), null),
+    organizationById: loaderOf<OrganizationRecord | null>(principal, (p, ids) => services.accounts.organizationsByIds(p, ids), null),
+    teamById: loaderOf<TeamRecord | null>(principal, (p, ids) => services.accounts.teamsByIds(p, ids), null),
+    repositoryById: loaderOf<RepositoryRecord | null>(principal, (p, ids) => services.accounts.repositoriesByIds(p, ids), null),
+    attestationSubjectsById: loaderOf<AttestationSubjectRecord[]>(principal, (p, ids) => services.attestations.subjectsByIds(p, ids), []),
   };
   return {
     ...loaders,
