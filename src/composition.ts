@@ -24,6 +24,9 @@ import { OrgRolesService } from './modules/org-roles/org-roles.service';
 import { OrgRolesStore } from './modules/org-roles/org-roles.store';
 import { TokensService } from './modules/tokens/tokens.service';
 import { WorldLoader } from './modules/world/world.loader';
+import { AdvisoryImportStore } from './modules/advisories/advisories.import-store';
+import { AdvisoryImporter } from './modules/advisories/advisory-import';
+import { EpssImporter } from './modules/advisories/epss-import';
 import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { RateLimitStore } from './rate-limits/rate-limit.store';
@@ -68,6 +71,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const attestationStore = new AttestationsStore();
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
+  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore });
   return {
     database,
     versions: new DataVersionReader(database),
@@ -88,6 +92,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
     world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore }),
+    advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
+    epssImport: new EpssImporter({ db, store: advisoryImportStore }),
   };
 }
 
