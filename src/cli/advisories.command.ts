@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { createServices } from '../composition';
+import { createServices, type Services } from '../composition';
 import type { ImportProblem, ImportSummary } from '../modules/advisories/advisory-import';
 import { withMigratedDatabase } from './database-option';
+import { demoAdvisoriesPath } from './paths';
 import { configFromOptions, environmentHelp, settingOption } from './setting-options';
 import type { Output } from './output';
 
@@ -90,6 +91,12 @@ Examples:
       const model = summary.model?.version ? ` (model ${summary.model.version}, scores of ${summary.model.scoreDate ?? 'an unknown date'})` : '';
       output.out(`${summary.scores} scores read${model}, ${summary.updated} advisories updated, ${badLines} lines skipped`);
     });
+}
+
+/** `serve --demo` on an empty database: the real advisories shipped in db/advisories. */
+export async function importDemoAdvisories(services: Services, output: Output): Promise<void> {
+  const summary = await services.advisoryImport.importPaths([demoAdvisoriesPath()], { onProblem: (problem) => output.err(problemLine(problem)) });
+  output.out(`Imported the demo advisories (db/advisories): ${summaryLine(summary)}.`);
 }
 
 export function registerAdvisories(program: Command, output: Output): void {
