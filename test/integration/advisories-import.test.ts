@@ -151,6 +151,17 @@ describe('importing a newer or older revision', () => {
     expect(await referenceVersion()).toBeGreaterThan(before);
   });
 
+  it('when one run holds two revisions of an id, imports the first and updates it with the newer', async () => {
+    const newer = writeChangedFixture(dir, 'GHSA-25mq-v84q-4j7r', (osv) => {
+      osv.modified = '2023-01-01T00:00:00Z';
+      osv.summary = 'Newer summary';
+    });
+    const first = fixtureFiles().find((f) => f.includes('GHSA-25mq-v84q-4j7r'))!;
+    expect((await importAdvisories(db, [first, newer, first])).summary).toEqual({ imported: 1, updated: 1, unchanged: 1, withdrawn: 0, skipped: 0, malformed: 0 });
+    expect((await advisoryRow('GHSA-25mq-v84q-4j7r')).summary).toBe('Newer summary');
+    expect(await vulnerabilityRows('GHSA-25mq-v84q-4j7r')).toHaveLength(2);
+  });
+
   it('when modified is older or equal, leaves the stored advisory as it is', async () => {
     await importAdvisories(db, [OSV_FIXTURES]);
     const older = writeChangedFixture(dir, 'GHSA-25mq-v84q-4j7r', (osv) => {
@@ -249,11 +260,13 @@ describe('no partial advisory', () => {
     } else {
       await db.knex.raw(`CREATE TRIGGER refuse_guzzle BEFORE INSERT ON advisory_vulnerabilities WHEN NEW.package_name LIKE 'guzzlehttp/%' AND NEW.first_patched_version = '7.4.5' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
     }
-    const file = fixtureFiles().find((f) => f.includes('GHSA-25mq-v84q-4j7r'))!;
-    const outcome = await importAdvisories(db, [file]).then((run) => JSON.stringify(run), (error: Error) => error.message);
+    // The fixtures are one batch: it fails whole, then each file is written in its own transaction, in order.
+    const outcome = await importAdvisories(db, [OSV_FIXTURES]).then((run) => JSON.stringify(run), (error: Error) => error.message);
     expect(outcome).toMatch(/refused/);
     expect(await advisoryRow('GHSA-25mq-v84q-4j7r')).toBeUndefined();
-    expect(await db.knex('advisory_vulnerabilities').count({ n: '*' })).toEqual([{ n: 0 }]);
+    const before = fixtureFiles().findIndex((f) => f.includes('GHSA-25mq-v84q-4j7r'));
+    expect(await db.knex('advisories').orderBy('svcsa_id').pluck('svcsa_id')).toEqual(fixtureFiles().slice(0, before).map((f) => path.basename(f, '.json')).sort());
+    expect(await db.knex('advisory_vulnerabilities').count({ n: '*' })).toEqual([{ n: before }]);
   });
 });
 

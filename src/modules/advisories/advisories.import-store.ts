@@ -63,15 +63,56 @@ export function unstorableReason(advisory: ImportedAdvisory, rows: readonly Stor
   return null;
 }
 
-const INSERT_CHUNK = 200; // rows per statement: 10 columns each, far below either dialect's parameter limit
+// Rows per statement, far below either dialect's parameter limit (SQLite 32,766, PostgreSQL 65,535).
+const ADVISORY_CHUNK = 50; // 22 columns
+const VULNERABILITY_CHUNK = 200; // 10 columns
+
+/** An advisory ready to be written, with its stored vulnerabilities. */
+export interface AdvisoryWrite {
+  advisory: ImportedAdvisory;
+  vulnerabilities: readonly StoredVulnerability[];
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
 
 export class AdvisoryImportStore {
   constructor(private readonly deps: { alerts: AlertsStore }) {}
 
-  /** The stored `modified` of an advisory: undefined when absent, null when it came from a world file. */
-  async modifiedOf(db: Executor, svcsaId: string): Promise<string | null | undefined> {
-    const row = await db('advisories').where('svcsa_id', svcsaId).first('modified');
-    return row === undefined ? undefined : (row.modified ?? null);
+  /** The stored `modified` of each id present: null for advisories of world files. */
+  async modifiedByIds(db: Executor, svcsaIds: readonly string[]): Promise<Map<string, string | null>> {
+    if (svcsaIds.length === 0) return new Map();
+    const rows: Array<{ svcsa_id: string; modified: string | null }> = await db('advisories').whereIn('svcsa_id', [...new Set(svcsaIds)]).select('svcsa_id', 'modified');
+    return new Map(rows.map((row) => [row.svcsa_id, row.modified ?? null]));
+  }
+
+  /**
+   * upsert for many advisories of distinct ids in one transaction: the new ones inserted a chunk
+   * per statement (the statements, not the rows, are what an import of the public database
+   * spends its time on), the others through upsert. Outcomes in the order given.
+   */
+  async upsertMany(trx: Executor, writes: readonly AdvisoryWrite[]): Promise<UpsertOutcome[]> {
+    const stored = await this.modifiedByIds(trx, writes.map((w) => w.advisory.svcsaId));
+    const ids = new Map<string, number>();
+    for (const chunk of chunks(writes.filter((w) => !stored.has(w.advisory.svcsaId)), ADVISORY_CHUNK)) {
+      const rows = chunk.map(({ advisory }) => ({ svcsa_id: advisory.svcsaId, ...advisoryColumns(advisory) }));
+      const inserted: Array<{ id: number; svcsa_id: string }> = await trx('advisories').insert(rows).onConflict('svcsa_id').ignore().returning(['id', 'svcsa_id']);
+      for (const row of inserted) ids.set(row.svcsa_id, Number(row.id));
+    }
+    const vulnerabilities = writes.flatMap(({ advisory, vulnerabilities: list }) => {
+      const id = ids.get(advisory.svcsaId);
+      return id === undefined ? [] : list.map((v) => vulnerabilityColumns(id, advisory.severity, v));
+    });
+    for (const chunk of chunks(vulnerabilities, VULNERABILITY_CHUNK)) await trx('advisory_vulnerabilities').insert(chunk);
+    const outcomes: UpsertOutcome[] = [];
+    for (const { advisory, vulnerabilities: list } of writes) {
+      // Stored before, or inserted by another import meanwhile: the one-advisory path decides.
+      outcomes.push(ids.has(advisory.svcsaId) ? 'imported' : await this.upsert(trx, advisory, list));
+    }
+    return outcomes;
   }
 
   /**
@@ -97,9 +138,8 @@ export class AdvisoryImportStore {
       if (updated === 0) return 'unchanged';
       await trx('advisory_vulnerabilities').where('advisory_id', id).delete();
     }
-    const rows = vulnerabilities.map((v) => vulnerabilityColumns(id, advisory.severity, v));
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      await trx('advisory_vulnerabilities').insert(rows.slice(start, start + INSERT_CHUNK));
+    for (const chunk of chunks(vulnerabilities.map((v) => vulnerabilityColumns(id, advisory.severity, v)), VULNERABILITY_CHUNK)) {
+      await trx('advisory_vulnerabilities').insert(chunk);
     }
     // Alerts keep copies of the advisory's facts (severity, EPSS, patch): they follow.
     if (existing !== undefined) await this.deps.alerts.refreshAdvisoryFacts(trx, id);
