@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/cli/paths';
 import { writeOsvTree } from './generate-osv';
-import { SERVER_CORE, sampleRss, spawnPinned, stopProcess } from './processes';
+import { SERVER_CORE, spawnPinned, timedRun } from './processes';
 
 // Issue 20's benchmark: `orgsec advisories import` of `count` generated OSV advisories (the
 // public database's layout and shape) into a fresh SQLite database, then the same import again
@@ -28,7 +28,6 @@ export interface AdvisoryImportResult {
 
 async function timedImport(tree: string, database: string, timeoutSeconds: number): Promise<ImportRunFigures> {
   const cli = path.join(packageRoot(), 'dist', 'src', 'cli', 'index.js');
-  const started = Date.now();
   const child = spawnPinned(SERVER_CORE, process.execPath, [cli, 'advisories', 'import', tree, '--database', database], {
     env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -36,16 +35,8 @@ async function timedImport(tree: string, database: string, timeoutSeconds: numbe
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout = (stdout + chunk.toString()).slice(-4000)));
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-  const peak = sampleRss(child.pid!, 'VmHWM', 100);
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void stopProcess(child);
-  }, timeoutSeconds * 1000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearTimeout(timer);
-  const seconds = (Date.now() - started) / 1000;
-  const peakRssMb = peak.stop() / 2 ** 20;
+  const { code, seconds, peakRssBytes, timedOut } = await timedRun(child, timeoutSeconds);
+  const peakRssMb = peakRssBytes / 2 ** 20;
   if (timedOut) throw new Error(`stopped after ${timeoutSeconds} s; last progress: ${stderr.trim().split('\n').pop() ?? ''}`);
   if (code !== 0) throw new Error(`orgsec advisories import exited with ${code}: ${(stderr || stdout).trim().split('\n').slice(-2).join(' ')}`);
   return { seconds, peakRssMb, summary: stdout.trim().split('\n').pop() ?? '' };
