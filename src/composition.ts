@@ -26,6 +26,9 @@ import { OrgRolesStore } from './modules/org-roles/org-roles.store';
 import { TokensService } from './modules/tokens/tokens.service';
 import { WorldLoader } from './modules/world/world.loader';
 import { lazyObject } from './shared/lazy';
+import { AdvisoryImportStore } from './modules/advisories/advisories.import-store';
+import { AdvisoryImporter } from './modules/advisories/advisory-import';
+import { EpssImporter } from './modules/advisories/epss-import';
 import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { RateLimitStore } from './rate-limits/rate-limit.store';
@@ -76,6 +79,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const attestationStore = new AttestationsStore();
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
+  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore });
 
   const tokensAt = cachedTokenLookup(tokenStore);
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));
@@ -107,6 +111,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
     world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore }),
+    advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
+    epssImport: new EpssImporter({ db, store: advisoryImportStore }),
   };
 }
 

@@ -17,6 +17,7 @@ import * as createRateLimitCounters from './20261123090000_create_rate_limit_cou
 import * as createDataVersions from './20261123130000_create_data_versions';
 import * as widenAlertListIndexes from './20261123140000_widen_alert_list_indexes';
 import * as renameWorldVersionToReference from './20261127010000_rename_world_version_to_reference';
+import * as extendAdvisoriesForOsv from './20261127030000_extend_advisories_for_osv';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,6 +40,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123130000_create_data_versions', createDataVersions],
   ['20261123140000_widen_alert_list_indexes', widenAlertListIndexes],
   ['20261127010000_rename_world_version_to_reference', renameWorldVersionToReference],
+  ['20261127030000_extend_advisories_for_osv', extendAdvisoriesForOsv],
 ];
 
 /** A knex migration source over the list above. */
