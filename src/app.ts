@@ -77,7 +77,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // Also under /api/graphql, where clients made for the enterprise-server layout look.
   // Every GraphQL request may read from the caches; a mutation rebinds to none (graphql/server.ts).
   app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), refuseAmbiguousCredentials, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
-    bindRequestServices(services, () => true), answerJsonToRestClients, serveCachedGraphQLResponses(services.responseCache, metrics.graphql.countKept),
+    bindRequestServices(services, () => true), answerJsonToRestClients, serveCachedGraphQLResponses(services.responseCache, metrics.graphql.countCachedAnswer),
     await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
   const api = Router();

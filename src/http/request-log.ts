@@ -22,7 +22,7 @@ export function redactedUrl(originalUrl: string): string {
  */
 export function routeTemplate(req: Request): string | null {
   if (req.route) return `${req.baseUrl}${String(req.route.path)}`;
-  // An answer the repeated-read lane gave names the route it was first built by.
+  // An answer the cached-read fast path gave names the route it was first built by.
   return req.res?.locals.routeTemplate ?? (req.baseUrl || null);
 }
 

@@ -4,7 +4,7 @@ import { Counter, Histogram, type Registry } from 'prom-client';
 export interface GraphQLMetrics {
   plugin: ApolloServerPlugin;
   /** Counts an operation answered from the response cache, before Apollo (src/graphql/cached-responses.ts). */
-  countKept: (operationName: string | null, seconds: number) => void;
+  countCachedAnswer: (operationName: string | null, seconds: number) => void;
 }
 
 /** Distinct operation names kept as labels; later ones fold into `other`, so the label set stays bounded. */
@@ -32,7 +32,7 @@ export function graphqlMetricsPlugin(registry: Registry, buckets: number[]): Gra
     seen.add(name);
     return name;
   };
-  const countKept = (operationName: string | null, seconds: number) => {
+  const countCachedAnswer = (operationName: string | null, seconds: number) => {
     const labels = { operation: labelOf(operationName), type: 'query', outcome: 'success' };
     operations.inc(labels);
     durations.observe(labels, seconds);
@@ -59,5 +59,5 @@ export function graphqlMetricsPlugin(registry: Registry, buckets: number[]): Gra
       };
     },
   };
-  return { plugin, countKept };
+  return { plugin, countCachedAnswer };
 }

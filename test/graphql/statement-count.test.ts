@@ -68,7 +68,7 @@ it('the dashboard query issues as many SQL statements for 1 alert as for 10 and 
 it('and as many again once what alerts refer to is cached', async () => {
   await forgetCaches();
   const cold = await statementsFor(1, `${DASHBOARD} # cold`);
-  // Another text: the response itself is not cached for the query measured (answer-cache.test.ts).
+  // Another text: the response itself is not cached for the query measured (cached-responses.test.ts).
   await statementsFor(100, `${DASHBOARD} # warm-up`);
   const [one, ten, hundred] = [await statementsFor(1), await statementsFor(10), await statementsFor(100)];
   expect({ ten, hundred }).toEqual({ ten: one, hundred: one });
