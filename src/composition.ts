@@ -14,6 +14,8 @@ import { CachedAuthorizedLookups } from './modules/accounts/cached-authorized-lo
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
+import { AdvisoriesService } from './modules/advisories/advisories.service';
+import { GlobalAdvisoriesStore } from './modules/advisories/advisories.store';
 import { AlertsStore } from './modules/dependency-alerts/alerts.store';
 import { DependencyAlertsService, storeReferences, type AlertReferences } from './modules/dependency-alerts/alerts.service';
 import { alertJson, freshFragments } from './modules/dependency-alerts/alerts.serializers';
@@ -83,6 +85,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       db, lookups, alerts: alertStore, accounts, access,
       references: cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts })),
     }),
+    advisories: new AdvisoriesService({ db, advisories: new GlobalAdvisoriesStore(advisoryStore) }),
     /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
     alertJson: cachedAlertJson(alertJson(cachedFragments(freshFragments))),
     tokens,

@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import type { Principal } from '../../auth/principal';
+import type { KeysetPage } from '../../database/keyset';
+import { NotFoundError } from '../../errors/domain';
+import { affectsQuery, lookupKeys, matchingAdvisoryIds } from './affects-matching';
+import type { GlobalAdvisoriesStore } from './advisories.store';
+import type { AdvisoryListRequest, GlobalAdvisory } from './advisories.types';
+
+export interface AdvisoryPage extends KeysetPage<GlobalAdvisory> {
+  /** The size of the whole list, when asked for. */
+  total: number | undefined;
+}
+
+export interface AdvisoriesDeps {
+  db: Knex;
+  advisories: GlobalAdvisoriesStore;
+}
+
+/**
+ * The global advisory database as REST and GraphQL read it: public reference data, so every
+ * caller (with or without a token) sees all of it; the principal is taken as every service's is.
+ */
+export class AdvisoriesService {
+  constructor(private readonly deps: AdvisoriesDeps) {}
+
+  async list(_principal: Principal, request: AdvisoryListRequest): Promise<AdvisoryPage> {
+    const { db, advisories } = this.deps;
+    const { affects, ecosystem } = request.filters;
+    if (affects === undefined) return advisories.page(db, request);
+    const query = affectsQuery(affects, ecosystem);
+    const ids = matchingAdvisoryIds(query, await advisories.rangesOfPackages(db, lookupKeys(query)));
+    if (ids.length === 0) return { items: [], next: undefined, prev: undefined, total: request.withTotal ? 0 : undefined };
+    return advisories.page(db, request, ids);
+  }
+
+  /** One advisory by its svcsa_id; unknown: 404. */
+  async get(_principal: Principal, svcsaId: string): Promise<GlobalAdvisory> {
+    const advisory = await this.deps.advisories.findBySvcsaId(this.deps.db, svcsaId);
+    if (!advisory) throw new NotFoundError();
+    return advisory;
+  }
+}
