@@ -16,6 +16,7 @@ import { AttestationsStore } from './modules/attestations/attestations.store';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
 import { AdvisoriesService } from './modules/advisories/advisories.service';
 import { GlobalAdvisoriesStore } from './modules/advisories/advisories.store';
+import { matchableRanges } from './modules/advisories/affects-matching';
 import { AlertsStore } from './modules/dependency-alerts/alerts.store';
 import { DependencyAlertsService, storeReferences, type AlertReferences } from './modules/dependency-alerts/alerts.service';
 import { alertJson, freshFragments } from './modules/dependency-alerts/alerts.serializers';
@@ -70,6 +71,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const attestationStore = new AttestationsStore();
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
+  const references = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
+  const globalAdvisories = new GlobalAdvisoriesStore(references.advisoriesByIds);
   return {
     database,
     versions: new DataVersionReader(database),
@@ -83,9 +86,14 @@ export function createServices(database: Database, options: ServiceOptions = {})
     attestations: new AttestationsService({ db, lookups, attestations: attestationStore, accounts }),
     dependencyAlerts: new DependencyAlertsService({
       db, lookups, alerts: alertStore, accounts, access,
-      references: cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts })),
+      references,
     }),
-    advisories: new AdvisoriesService({ db, advisories: new GlobalAdvisoriesStore(advisoryStore) }),
+    // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
+    advisories: new AdvisoriesService({
+      db, advisories: globalAdvisories,
+      // Ranges compiled once per reference version: a look-up of popular packages parses no event again.
+      matchableRangesByIds: cachedBatch(matchableRanges((trx, ids) => globalAdvisories.rangesByIds(trx, ids)), { version: 'reference', maxEntries: 50_000 }),
+    }),
     /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
     alertJson: cachedAlertJson(alertJson(cachedFragments(freshFragments))),
     tokens,

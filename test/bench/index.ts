@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/cli/paths';
+import { ADVISORY_SCENARIO, benchAdvisories } from './advisories-bench';
 import { openDatabase } from '../../src/database/connection';
 import { drive } from './drive';
 import { startExpressFloor, startTinyFloor, type RunningServer } from './floors';
@@ -114,6 +115,10 @@ async function main(): Promise<void> {
   ];
   const rows = await benchSqlite(dbFile, workDir);
   const serving = servingRss(rows);
+  // Issue 20: the global advisory list's affects look-up, over a database of its own.
+  if (scenarioPattern.test(ADVISORY_SCENARIO)) {
+    rows.push(await benchAdvisories({ workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT }, ORGSEC_PORT));
+  }
   if (process.env.BENCH_DATABASE_URL) {
     const ctx = { workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT };
     try {

@@ -45,11 +45,14 @@ export function advisoryCursor(advisory: GlobalAdvisory, sort: AdvisorySort, dir
   return encodeCursor(advisoryListName(sort, direction), [key, advisory.id]);
 }
 
-// A cursor carrying its query: `q` + base64url of deflated JSON {q: the filter parameters, c: the position or null for the start}.
+// A cursor carrying its query: `q`, base64url of the deflated JSON of the filter parameters, `.`,
+// and the position (a cursor as above; empty for the list's start). The filters are deflated once
+// per answer and shared by its Link cursors.
 const CARRIED_PREFIX = 'q';
 /** Inflating is bounded: a forged cursor cannot make the server inflate more than a query could hold. */
 const MAX_CARRIED_JSON_BYTES = 64 * 1024;
-const carriedSchema = z.strictObject({ q: z.record(z.string().max(32), z.string()), c: z.string().max(512).nullable() });
+const carriedFilters = z.record(z.string().max(32), z.string());
+const POSITION = /^[A-Za-z0-9_-]{0,512}$/;
 
 export interface CarriedQuery {
   /** The filter parameters as the first request gave them. */
@@ -62,22 +65,23 @@ export function isCarriedCursor(cursor: string): boolean {
   return cursor.startsWith(CARRIED_PREFIX);
 }
 
-export function encodeCarriedCursor(carried: CarriedQuery): string {
-  const json = JSON.stringify({ q: carried.query, c: carried.position });
-  return CARRIED_PREFIX + zlib.deflateRawSync(json, { level: 9 }).toString('base64url');
+/** The cursors of one answer's Link header, all carrying `query`. */
+export function carriedCursors(query: Record<string, string>): (position: string | null) => string {
+  const filters = zlib.deflateRawSync(JSON.stringify(query), { level: 9 }).toString('base64url');
+  return (position) => `${CARRIED_PREFIX}${filters}.${position ?? ''}`;
 }
 
 export function decodeCarriedCursor(cursor: string): CarriedQuery {
   const invalid = () => new BadRequestError('The cursor is not valid. Use a cursor from the Link header of this list.');
-  const body = cursor.slice(CARRIED_PREFIX.length);
-  if (!/^[A-Za-z0-9_-]+$/.test(body)) throw invalid();
+  const [filters, position, ...rest] = cursor.slice(CARRIED_PREFIX.length).split('.');
+  if (filters === undefined || position === undefined || rest.length > 0 || !/^[A-Za-z0-9_-]+$/.test(filters) || !POSITION.test(position)) throw invalid();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(zlib.inflateRawSync(Buffer.from(body, 'base64url'), { maxOutputLength: MAX_CARRIED_JSON_BYTES }).toString('utf8'));
+    parsed = JSON.parse(zlib.inflateRawSync(Buffer.from(filters, 'base64url'), { maxOutputLength: MAX_CARRIED_JSON_BYTES }).toString('utf8'));
   } catch {
     throw invalid();
   }
-  const result = carriedSchema.safeParse(parsed);
+  const result = carriedFilters.safeParse(parsed);
   if (!result.success) throw invalid();
-  return { query: result.data.q, position: result.data.c };
+  return { query: result.data, position: position === '' ? null : position };
 }

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { BadRequestError } from '../../errors/domain';
 import { setCarriedCursorLinks, setCursorLinks } from '../../http/pagination';
 import { MAX_QUERY_BYTES, queryBytes } from '../../http/query-length';
-import { decodeCarriedCursor, encodeCarriedCursor, isCarriedCursor } from './advisories.cursors';
+import { carriedCursors, decodeCarriedCursor, isCarriedCursor } from './advisories.cursors';
 import { ADVISORY_FILTER_PARAMETERS } from './advisories.schemas';
 
 // The REST list's query and Link header when the query is longer than Link URLs may repeat
@@ -49,7 +49,7 @@ export function setAdvisoryLinks(req: Request, res: Response, perPage: number, p
     return;
   }
   if (!page.next && !page.prev) return;
-  const carry = (position: string | null) => encodeCarriedCursor({ query: carried, position });
+  const carry = carriedCursors(carried);
   const links: Array<[string, 'after' | 'before', string]> = [];
   if (page.next) links.push(['next', 'after', carry(page.next)]);
   if (page.prev) links.push(['prev', 'before', carry(page.prev)]);

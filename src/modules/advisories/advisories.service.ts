@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { Principal } from '../../auth/principal';
 import type { KeysetPage } from '../../database/keyset';
 import { NotFoundError } from '../../errors/domain';
-import { affectsQuery, lookupKeys, matchingAdvisoryIds } from './affects-matching';
+import type { BatchLookup } from '../../cache/cached-batch';
+import { affectsQuery, lookupKeys, matchingAdvisoryIds, type MatchableRange } from './affects-matching';
 import type { GlobalAdvisoriesStore } from './advisories.store';
 import type { AdvisoryListRequest, GlobalAdvisory } from './advisories.types';
 
@@ -14,6 +15,8 @@ export interface AdvisoryPage extends KeysetPage<GlobalAdvisory> {
 export interface AdvisoriesDeps {
   db: Knex;
   advisories: GlobalAdvisoriesStore;
+  /** Vulnerability rows by id, compiled for matching (cached per reference version in composition.ts). */
+  matchableRangesByIds: BatchLookup<MatchableRange>;
 }
 
 /**
@@ -28,7 +31,9 @@ export class AdvisoriesService {
     const { affects, ecosystem } = request.filters;
     if (affects === undefined) return advisories.page(db, request);
     const query = affectsQuery(affects, ecosystem);
-    const ids = matchingAdvisoryIds(query, await advisories.rangesOfPackages(db, lookupKeys(query)));
+    const rows = await advisories.rowsOfPackages(db, lookupKeys(query));
+    const ranges = await this.deps.matchableRangesByIds(db, rows.map((row) => row.id));
+    const ids = matchingAdvisoryIds(query, rows, ranges);
     if (ids.length === 0) return { items: [], next: undefined, prev: undefined, total: request.withTotal ? 0 : undefined };
     return advisories.page(db, request, ids);
   }

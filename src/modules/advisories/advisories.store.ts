@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import { parseJsonColumn } from '../../shared/json';
-import type { AdvisoriesStore } from '../dependency-alerts/advisories.store';
+import type { BatchLookup } from '../../cache/cached-batch';
 import { advisoryListName, advisoryOrder, sortValuesOf } from './advisories.cursors';
 import type { AdvisoryFilters, AdvisoryListRequest, GlobalAdvisory, TimeRange } from './advisories.types';
 import type { EpssFilter } from '../dependency-alerts/alerts.types';
@@ -21,6 +21,13 @@ export interface StoredVulnerableRange {
   affected: { ranges: OsvAffectedVersions['ranges'] | null; versions: readonly string[] };
 }
 
+/** A vulnerability row of a package, as the package index gives it. */
+export interface PackageRow {
+  id: number;
+  ecosystem: string;
+  packageKey: string;
+}
+
 /** Keys per statement of a package look-up: well under every dialect's bound-parameter limit. */
 const LOOKUP_BATCH = 500;
 
@@ -29,31 +36,46 @@ const PAGE_COLUMNS = ['a.id', 'a.published_at', 'a.updated_at', 'a.epss_percenta
 
 /** The global advisory list's reads (the rows the importer and world files write). */
 export class GlobalAdvisoriesStore {
-  /** `records` loads whole advisories by id (the alerts' batch look-up: one mapping of the rows). */
-  constructor(private readonly records: AdvisoriesStore) {}
+  /** `advisoriesByIds` loads whole advisories (the alerts' batch look-up, cached in composition.ts). */
+  constructor(private readonly advisoriesByIds: BatchLookup<GlobalAdvisory>) {}
 
   async findBySvcsaId(db: Executor, svcsaId: string): Promise<GlobalAdvisory | undefined> {
     // Identifiers are matched as written by the source, case aside (GHSA ids are lower-case after the prefix).
     const row = await db('advisories').whereRaw('lower(svcsa_id) = ?', [svcsaId.toLowerCase()]).first('id');
-    return row ? (await this.records.findByIds(db, [Number(row.id)])).get(Number(row.id)) : undefined;
+    return row ? (await this.advisoriesByIds(db, [Number(row.id)])).get(Number(row.id)) : undefined;
   }
 
-  /** Stored ranges of these packages, by (ecosystem, normalized name): the `affects` candidates. */
-  async rangesOfPackages(db: Executor, keys: ReadonlyMap<string, readonly string[]>): Promise<StoredVulnerableRange[]> {
-    const found: StoredVulnerableRange[] = [];
+  /**
+   * The vulnerability rows of these packages, by (ecosystem, normalized name): the `affects`
+   * candidates. Only what the (ecosystem, package_key) index holds is read: their ranges come
+   * by id (rangesByIds), which composition.ts caches.
+   */
+  async rowsOfPackages(db: Executor, keys: ReadonlyMap<string, readonly string[]>): Promise<PackageRow[]> {
+    const found: PackageRow[] = [];
     for (const [ecosystem, packageKeys] of keys) {
       for (let i = 0; i < packageKeys.length; i += LOOKUP_BATCH) {
-        // One ecosystem per statement: an equality and an IN list, which the (ecosystem, package_key) index serves.
+        // One ecosystem per statement: an equality and an IN list, which the index serves alone.
         const rows = await db('advisory_vulnerabilities')
           .where('ecosystem', ecosystem)
           .whereIn('package_key', packageKeys.slice(i, i + LOOKUP_BATCH))
-          .select('id', 'advisory_id', 'ecosystem', 'package_key', 'vulnerable_version_range', 'ranges', 'versions');
-        for (const r of rows) {
-          found.push({
-            id: Number(r.id), advisoryId: Number(r.advisory_id), ecosystem: r.ecosystem, packageKey: r.package_key, vulnerableVersionRange: r.vulnerable_version_range,
-            affected: { ranges: parseJsonColumn(r.ranges, null), versions: parseJsonColumn(r.versions, []) },
-          });
-        }
+          .select('id', 'package_key');
+        for (const r of rows) found.push({ id: Number(r.id), ecosystem, packageKey: r.package_key });
+      }
+    }
+    return found;
+  }
+
+  /** What matching needs of vulnerability rows, by id. */
+  async rangesByIds(db: Executor, ids: readonly number[]): Promise<Map<number, StoredVulnerableRange>> {
+    const found = new Map<number, StoredVulnerableRange>();
+    for (let i = 0; i < ids.length; i += LOOKUP_BATCH) {
+      const rows = await db('advisory_vulnerabilities').whereIn('id', ids.slice(i, i + LOOKUP_BATCH))
+        .select('id', 'advisory_id', 'ecosystem', 'package_key', 'vulnerable_version_range', 'ranges', 'versions');
+      for (const r of rows) {
+        found.set(Number(r.id), {
+          id: Number(r.id), advisoryId: Number(r.advisory_id), ecosystem: r.ecosystem, packageKey: r.package_key, vulnerableVersionRange: r.vulnerable_version_range,
+          affected: { ranges: parseJsonColumn(r.ranges, null), versions: parseJsonColumn(r.versions, []) },
+        });
       }
     }
     return found;
@@ -73,7 +95,7 @@ export class GlobalAdvisoriesStore {
       fromEnd: request.fromEnd,
     });
     const total = request.withTotal ? Number((await filtered(db, request.filters, advisoryIds).count({ n: '*' }).first())?.n ?? 0) : undefined;
-    const records = await this.records.findByIds(db, page.items.map((row) => Number(row.id)));
+    const records = await this.advisoriesByIds(db, page.items.map((row) => Number(row.id)));
     return { ...page, items: page.items.map((row) => records.get(Number(row.id))!), total };
   }
 }
