@@ -27,6 +27,9 @@ import { OrgRolesService } from './modules/org-roles/org-roles.service';
 import { OrgRolesStore } from './modules/org-roles/org-roles.store';
 import { TokensService } from './modules/tokens/tokens.service';
 import { WorldLoader } from './modules/world/world.loader';
+import { AdvisoryImportStore } from './modules/advisories/advisories.import-store';
+import { AdvisoryImporter } from './modules/advisories/advisory-import';
+import { EpssImporter } from './modules/advisories/epss-import';
 import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { RateLimitStore } from './rate-limits/rate-limit.store';
@@ -73,6 +76,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const advisoryStore = new AdvisoriesStore();
   const references = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
   const globalAdvisories = new GlobalAdvisoriesStore(references.advisoriesByIds);
+  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore });
   return {
     database,
     versions: new DataVersionReader(database),
@@ -99,6 +103,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
     world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore }),
+    advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
+    epssImport: new EpssImporter({ db, store: advisoryImportStore }),
   };
 }
 

@@ -15,3 +15,8 @@ export function packageRoot(): string {
 export function demoWorldPath(): string {
   return path.join(packageRoot(), 'db', 'demo-world.json');
 }
+
+/** The real OSV advisories the demo imports (db/advisories/README.md). */
+export function demoAdvisoriesPath(): string {
+  return path.join(packageRoot(), 'db', 'advisories');
+}

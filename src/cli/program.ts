@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerAdvisories } from './advisories.command';
 import { registerLoad } from './load.command';
 import { registerMigrate } from './migrate.command';
 import type { Output } from './output';
@@ -17,11 +18,13 @@ Examples:
   $ orgsec migrate --database postgres://orgsec@db:5432/orgsec
   $ orgsec load world.json --replace
   $ orgsec token create --user alice --scopes admin:org
+  $ orgsec advisories import advisory-database/advisories/github-reviewed
   $ orgsec help serve                        # every flag of a command (also: orgsec serve --help)`)
     .configureOutput({ writeOut: (s) => output.out(s.trimEnd()), writeErr: (s) => output.err(s.trimEnd()) });
   registerServe(program, output);
   registerMigrate(program, output);
   registerLoad(program, output);
   registerToken(program, output);
+  registerAdvisories(program, output);
   return program;
 }

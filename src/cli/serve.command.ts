@@ -5,6 +5,7 @@ import { worldSchema } from '../modules/world/world.schema';
 import { explainListenError } from './listen-errors';
 import { printSummary, readWorldFile } from './load.command';
 import type { Output } from './output';
+import { importDemoAdvisories } from './advisories.command';
 import { demoWorldPath } from './paths';
 import { demoTokenLines, endpointLines } from './serve-banner';
 import { addSettingOptions, checkedHelp, configFromOptions } from './setting-options';
@@ -30,7 +31,9 @@ Examples:
         beforeListen: async (services) => {
           if (demo === undefined) return;
           const empty = (await services.database.knex('accounts').first('id')) === undefined;
-          if (empty) printSummary(output, await services.world.load(demo));
+          if (!empty) return;
+          printSummary(output, await services.world.load(demo));
+          await importDemoAdvisories(services, output);
         },
       });
       output.out(`orgsec is serving at ${running.url}`);

@@ -1,7 +1,7 @@
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { gql } from '../helpers/graphql';
 import { linksOf, pathOf } from '../helpers/links';
-import { fixtureDocuments, insertOsvAdvisories, osvDocument, type GeneratedOsv } from '../helpers/global-advisories';
+import { fixtureDocuments, importOsv, osvDocument, type GeneratedOsv } from '../helpers/global-advisories';
 
 // The global advisory list (interfaces.md "Advisory database") through real HTTP: the real OSV
 // fixtures of every ecosystem, and generated advisories whose facts the tests know.
@@ -32,7 +32,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   await t.load({ users: [{ login: 'reader', name: null }], tokens: [{ type: 'classic', user: 'reader', token: READER_TOKEN, scopes: [] }] } as never);
-  await insertOsvAdvisories(t.db.knex, [...FIXTURES, ...GENERATED.map(osvDocument)]);
+  await importOsv(t.services, GENERATED.map(osvDocument));
   // EPSS of the generated advisories: percentage i/100, percentile as the source writes it (text).
   for (const [i, g] of GENERATED.entries()) {
     await t.db.knex('advisories').where('svcsa_id', g.id).update({ epss_percentage: i / 100, epss_percentile: String(i / 50) });

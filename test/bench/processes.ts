@@ -59,3 +59,25 @@ export function sampleRss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS', every
     },
   };
 }
+
+export interface TimedRun {
+  code: number | null;
+  seconds: number;
+  /** VmHWM: the process's own peak, so the last sample before it exits is the peak of the run. */
+  peakRssBytes: number;
+  timedOut: boolean;
+}
+
+/** Waits for `child` to exit, stopping it after `timeoutSeconds`; its time and peak RSS. */
+export async function timedRun(child: ChildProcess, timeoutSeconds: number): Promise<TimedRun> {
+  const started = Date.now();
+  const peak = sampleRss(child.pid!, 'VmHWM', 100);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void stopProcess(child);
+  }, timeoutSeconds * 1000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(timer);
+  return { code, seconds: (Date.now() - started) / 1000, peakRssBytes: peak.stop(), timedOut };
+}

@@ -1,4 +1,5 @@
 import type { Row } from './measure';
+import type { AdvisoryImportResult } from './advisory-import-bench';
 import type { WorldLoadResult } from './world-load-bench';
 
 // The results: everything as JSON, and a caption and compact Markdown table for the README.
@@ -6,6 +7,10 @@ import type { WorldLoadResult } from './world-load-bench';
 export const RSS_LIMIT_MB = 150;
 const LOAD_LIMIT_SECONDS = 60;
 const LOAD_RSS_LIMIT_MB = 500;
+// Issue 20: 20,000 advisories imported in at most 60 s and 300 MB; the same import again in at most 15 s.
+const IMPORT_LIMIT_SECONDS = 60;
+const IMPORT_RSS_LIMIT_MB = 300;
+const REIMPORT_LIMIT_SECONDS = 15;
 
 export interface FloorFigure {
   name: string;
@@ -24,6 +29,7 @@ export interface Report {
   rows: Row[];
   servingRss: { maxMb: number; target: string; met: boolean };
   worldLoad?: WorldLoadResult & { target: string; met: boolean };
+  advisoryImport?: AdvisoryImportResult & { target: string; met: boolean };
 }
 
 const whole = (n: number) => Math.round(n).toLocaleString('en');
@@ -39,6 +45,19 @@ export function servingRss(rows: Row[]): Report['servingRss'] {
 export function judgeWorldLoad(load: WorldLoadResult): NonNullable<Report['worldLoad']> {
   const met = load.error === undefined && load.seconds! < LOAD_LIMIT_SECONDS && load.peakRssMb < LOAD_RSS_LIMIT_MB;
   return { ...load, target: `< ${LOAD_LIMIT_SECONDS} s, < ${LOAD_RSS_LIMIT_MB} MB`, met };
+}
+
+export function judgeAdvisoryImport(result: AdvisoryImportResult): NonNullable<Report['advisoryImport']> {
+  const { first, second } = result;
+  const met = result.error === undefined && first !== undefined && second !== undefined && first.seconds <= IMPORT_LIMIT_SECONDS
+    && first.peakRssMb <= IMPORT_RSS_LIMIT_MB && second.seconds <= REIMPORT_LIMIT_SECONDS && second.peakRssMb <= IMPORT_RSS_LIMIT_MB;
+  return { ...result, target: `≤ ${IMPORT_LIMIT_SECONDS} s, ≤ ${IMPORT_RSS_LIMIT_MB} MB; again ≤ ${REIMPORT_LIMIT_SECONDS} s`, met };
+}
+
+function advisoryImportLines(result: NonNullable<Report['advisoryImport']>): string[] {
+  const run = (figures: AdvisoryImportResult['first'], what: string) =>
+    `| \`orgsec advisories import\`, ${whole(result.advisories)} OSV files (${result.treeMb.toFixed(0)} MB), ${what}${result.error ? ' [import]' : ''} | ${figures ? `${whole(result.advisories / figures.seconds)} files/s (${figures.seconds.toFixed(1)} s)` : 'failed'} | | | ${mb(figures?.peakRssMb)} peak | | | | ${what === 'first' ? result.target : ''} | ${what === 'first' ? yesNo(result.met) : ''} |`;
+  return [run(result.first, 'first'), run(result.second, 'again, all unchanged')];
 }
 
 function sqlText(row: Row): string {
@@ -71,8 +90,10 @@ export function markdown(report: Report): string {
     const rate = load.alertsPerSecond === undefined ? (load.error?.startsWith('stopped') ? 'unfinished' : 'failed') : `${whole(load.alertsPerSecond)} alerts/s (${load.seconds!.toFixed(1)} s)`;
     lines.push(`| \`orgsec load\`, ${whole(load.alerts)} alerts (${load.fileMb.toFixed(0)} MB file)${load.error ? ` [load]` : ''} | ${rate} | | | ${mb(load.peakRssMb)} peak | | | | ${load.target} | ${yesNo(load.met)} |`);
   }
+  if (report.advisoryImport) lines.push(...advisoryImportLines(report.advisoryImport));
   const notes = report.rows.flatMap((row, i) => (row.error || row.notes.length ? [`[${i + 1}] ${[row.error, ...row.notes].filter(Boolean).join('; ')}`] : []));
   if (load?.error) notes.push(`[load] ${load.error}`);
+  if (report.advisoryImport?.error) notes.push(`[import] ${report.advisoryImport.error}`);
   if (notes.length) lines.push('', ...notes.map((n) => `${n}  `));
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/cli/paths';
-import { SERVER_CORE, sampleRss, spawnPinned, stopProcess } from './processes';
+import { SERVER_CORE, spawnPinned, timedRun } from './processes';
 import { worldSize } from './world-setup';
 import { writeWorldFile } from './world-file';
 
@@ -26,21 +26,11 @@ export async function benchWorldLoad(alerts: number, workDir: string, timeoutSec
   process.stderr.write(`  wrote ${file} (${(bytes / 2 ** 20).toFixed(0)} MB) in ${((Date.now() - writeStarted) / 1000).toFixed(1)} s\n`);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(database + suffix, { force: true });
   const cli = path.join(packageRoot(), 'dist', 'src', 'cli', 'index.js');
-  const started = Date.now();
   const child = spawnPinned(SERVER_CORE, process.execPath, [cli, 'load', file, '--database', database], { env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-  // VmHWM is the process's own peak, so the last sample before it exits is the peak of the load.
-  const peak = sampleRss(child.pid!, 'VmHWM', 100);
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void stopProcess(child);
-  }, timeoutSeconds * 1000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearTimeout(timer);
-  const seconds = (Date.now() - started) / 1000;
-  const result: WorldLoadResult = { alerts, fileMb: bytes / 2 ** 20, peakRssMb: peak.stop() / 2 ** 20 };
+  const { code, seconds, peakRssBytes, timedOut } = await timedRun(child, timeoutSeconds);
+  const result: WorldLoadResult = { alerts, fileMb: bytes / 2 ** 20, peakRssMb: peakRssBytes / 2 ** 20 };
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(database + suffix, { force: true });
   fs.rmSync(file, { force: true });
   if (timedOut) {

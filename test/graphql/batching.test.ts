@@ -18,7 +18,7 @@ beforeAll(async () => {
     advisories: Array.from({ length: 5 }, (_, i) => ({
       svcsa_id: `SVCSA-DASH-${i}`, summary: `advisory ${i}`, severity: 'high', published_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
       identifiers: [{ type: 'SVCSA', value: `SVCSA-DASH-${i}` }],
-      vulnerabilities: [{ package: { ecosystem: 'npm', name: `pkg-${i}` }, severity: 'high', vulnerable_version_range: '< 1', first_patched_version: { identifier: '1' } }],
+      vulnerabilities: [{ package: { ecosystem: 'npm', name: `pkg-${i}` }, severity: 'high', vulnerable_version_range: '< 1.0.0', first_patched_version: { identifier: '1.0.0' } }],
     })),
     alerts: Array.from({ length: 100 }, (_, i) => ({
       repository: `dash-org/${REPOS[i % 20]}`, advisory: `SVCSA-DASH-${i % 5}`, package: { ecosystem: 'npm', name: `pkg-${i % 5}` },

@@ -2,7 +2,7 @@
 
 const advisory = (svcsaId: string) => ({
   svcsa_id: svcsaId, summary: 'batch advisory', severity: 'high', published_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
-  vulnerabilities: [{ package: { ecosystem: 'npm', name: 'left-pad' }, severity: 'high', vulnerable_version_range: '< 2', first_patched_version: { identifier: '2' } }],
+  vulnerabilities: [{ package: { ecosystem: 'npm', name: 'left-pad' }, severity: 'high', vulnerable_version_range: '< 2.0.0', first_patched_version: { identifier: '2.0.0' } }],
 });
 
 /** A world of `count` alerts over three repositories of `org`; every seventh has no number. */

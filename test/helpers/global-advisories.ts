@@ -1,13 +1,11 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import type { Knex } from 'knex';
-import { mapOsvAdvisory, type ImportedAdvisory } from '../../src/modules/advisories/osv';
-import { normalizePackageName } from '../../src/modules/advisories/versions';
-import { renderSimpleRange } from './osv-range-text';
+import type { Services } from '../../src/composition';
+import type { ImportProblem } from '../../src/modules/advisories/advisory-import';
 
 // Advisories for the global list's tests: the real OSV fixtures (test/fixtures/osv) and
-// generated OSV documents, mapped by the product's OSV mapping and written as advisory rows.
-// Written here through the tables until the importer (i20-store) lands; then through it.
+// generated OSV documents, imported by the product's importer (`orgsec advisories import`).
 
 export const OSV_FIXTURES = path.join(__dirname, '..', 'fixtures', 'osv', 'advisories');
 
@@ -23,35 +21,17 @@ export function fixtureDocuments(): Array<Record<string, unknown>> {
   return found.sort().map((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
 }
 
-function mapped(document: Record<string, unknown>): ImportedAdvisory {
-  const result = mapOsvAdvisory(document, renderSimpleRange);
-  if (result.kind !== 'mapped') throw new Error(`${String(document.id)} did not map: ${JSON.stringify(result)}`);
-  return result.advisory;
-}
-
-/** Writes OSV documents as advisories (one vulnerability row per affected entry); returns their ids by svcsa_id. */
-export async function insertOsvAdvisories(db: Knex, documents: ReadonlyArray<Record<string, unknown>>): Promise<Map<string, number>> {
-  const ids = new Map<string, number>();
-  for (const document of documents) {
-    const a = mapped(document);
-    const [row] = await db('advisories').insert({
-      svcsa_id: a.svcsaId, cve_id: a.cveId, classification: a.classification, type: a.type, summary: a.summary, description: a.description,
-      severity: a.severity, cvss_vector_string: a.cvss.vector_string, cvss_score: a.cvss.vector_string === null ? null : a.cvss.score,
-      cvss_severities: JSON.stringify(a.cvssSeverities), cwes: JSON.stringify(a.cwes), identifiers: JSON.stringify(a.identifiers),
-      references: JSON.stringify(a.references), published_at: a.publishedAt, updated_at: a.updatedAt, withdrawn_at: a.withdrawnAt,
-      reviewed_at: a.reviewedAt, nvd_published_at: a.nvdPublishedAt, source_code_location: a.sourceCodeLocation, credits: JSON.stringify(a.credits),
-    }, ['id']);
-    const id = Number(typeof row === 'object' ? row.id : row);
-    ids.set(a.svcsaId, id);
-    for (const v of a.vulnerabilities) {
-      await db('advisory_vulnerabilities').insert({
-        advisory_id: id, ecosystem: v.package.ecosystem, package_name: v.package.name, package_key: normalizePackageName(v.package.ecosystem, v.package.name),
-        severity: a.severity, vulnerable_version_range: v.vulnerableVersionRange, first_patched_version: v.firstPatchedVersion,
-        vulnerable_functions: JSON.stringify(v.vulnerableFunctions), ranges: JSON.stringify(v.ranges), versions: JSON.stringify(v.versions),
-      });
-    }
+/** Imports the fixtures and `documents` (written to a folder of their own) through the importer; any problem fails. */
+export async function importOsv(services: Services, documents: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-osv-'));
+  try {
+    for (const document of documents) fs.writeFileSync(path.join(dir, `${String(document.id)}.json`), JSON.stringify(document));
+    const problems: ImportProblem[] = [];
+    await services.advisoryImport.importPaths([OSV_FIXTURES, dir], { onProblem: (problem) => problems.push(problem) });
+    if (problems.length > 0) throw new Error(`the import reported problems: ${JSON.stringify(problems.slice(0, 3))}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
-  return ids;
 }
 
 export interface GeneratedOsv {

@@ -539,7 +539,7 @@ describe('advisory reloads keep the copies on alert rows true', () => {
     const advisory = (severity: string, pkg: string) => ({
       svcsa_id: 'SVCSA-COPY-1', summary: 's', severity, published_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
       epss: { percentage: severity === 'low' ? 0.1 : 0.9, percentile: '0.5' },
-      vulnerabilities: [{ package: { ecosystem: 'npm', name: pkg }, severity, vulnerable_version_range: '< 2', first_patched_version: { identifier: '2' } }],
+      vulnerabilities: [{ package: { ecosystem: 'npm', name: pkg }, severity, vulnerable_version_range: '< 2.0.0', first_patched_version: { identifier: '2.0.0' } }],
     });
     await services.world.load({
       users: [{ login: 'copy-owner' }], organizations: [{ login: 'copy-org', owners: ['copy-owner'] }], repositories: [{ owner: 'copy-org', name: 'r' }],

@@ -5,6 +5,7 @@ import type { AttestationsStore } from '../attestations/attestations.store';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import { nameKey } from '../accounts/accounts.store';
 import type { SectionContext } from './world.accounts';
+import { storedWorldVulnerability, VULNERABILITY_COLUMNS, vulnerabilityColumns } from '../advisories/stored-vulnerabilities';
 import { fail, replaceSet, storedTimestamp } from './world.support';
 import type { World } from './world.schema';
 
@@ -12,9 +13,16 @@ const ts = storedTimestamp;
 
 export async function loadAdvisories(ctx: SectionContext, advisories: World['advisories'], alerts: AlertsStore): Promise<void> {
   const { trx } = ctx;
-  for (const a of advisories) {
+  for (const [i, a] of advisories.entries()) {
+    const entry = `advisories[${i}] "${a.svcsa_id}"`;
+    const stored = a.vulnerabilities.map((v, j) => {
+      const reading = storedWorldVulnerability(v.package.ecosystem, v.package.name, v.vulnerable_version_range, v.first_patched_version?.identifier ?? null);
+      return reading.ok ? { ...reading.vulnerability, severity: v.severity } : fail(`${entry} vulnerabilities[${j}]`, `vulnerable_version_range: ${reading.reason}`);
+    });
     const values = {
       cve_id: a.cve_id ?? null,
+      type: a.classification === 'malware' ? 'malware' : 'reviewed',
+      modified: null, // no OSV revision: an import of the same id replaces it
       classification: a.classification,
       summary: a.summary,
       description: a.description,
@@ -33,15 +41,8 @@ export async function loadAdvisories(ctx: SectionContext, advisories: World['adv
     };
     await trx('advisories').insert({ svcsa_id: a.svcsa_id, ...values }).onConflict('svcsa_id').merge(Object.keys(values));
     const { id } = await trx('advisories').where('svcsa_id', a.svcsa_id).first('id');
-    const vulnerabilities = a.vulnerabilities.map((v) => ({
-      ecosystem: v.package.ecosystem,
-      package_name: v.package.name,
-      severity: v.severity,
-      vulnerable_version_range: v.vulnerable_version_range,
-      first_patched_version: v.first_patched_version?.identifier ?? null,
-    }));
-    await replaceSet(trx, 'advisory_vulnerabilities', { advisory_id: Number(id) }, vulnerabilities,
-      ['advisory_id', 'ecosystem', 'package_name', 'severity', 'vulnerable_version_range', 'first_patched_version']);
+    const vulnerabilities = stored.map(({ severity, ...v }) => vulnerabilityColumns(Number(id), severity, v));
+    await replaceSet(trx, 'advisory_vulnerabilities', { advisory_id: Number(id) }, vulnerabilities, VULNERABILITY_COLUMNS);
     await alerts.refreshAdvisoryFacts(trx, Number(id));
   }
 }

@@ -46,8 +46,8 @@ describe('mapOsvAdvisory: ecosystems', () => {
 
 describe('mapOsvAdvisory: ranges', () => {
   it('drops a range the version engine cannot read, with its reason, and keeps the others', () => {
-    const refuse: RenderRange = (ecosystem, events) =>
-      events.some((e) => 'fixed' in e && e.fixed === 'not.a.version') ? { ok: false, reason: 'fixed "not.a.version" is not a version' } : renderSimpleRange(ecosystem, events);
+    const refuse: RenderRange = (ecosystem, events, type) =>
+      events.some((e) => 'fixed' in e && e.fixed === 'not.a.version') ? { ok: false, reason: 'fixed "not.a.version" is not a version' } : renderSimpleRange(ecosystem, events, type);
     const ranges = [
       { type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: 'not.a.version' }] },
       { type: 'ECOSYSTEM', events: [{ introduced: '2.0.0' }, { fixed: '2.1.0' }] },

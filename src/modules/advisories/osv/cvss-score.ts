@@ -1,4 +1,5 @@
 import { Cvss3P0, Cvss3P1, Cvss4P0 } from 'ae-cvss-calculator';
+import { LRUCache } from 'lru-cache';
 
 export type CvssKind = 'CVSS_V3' | 'CVSS_V4';
 
@@ -27,11 +28,22 @@ function shapeProblem(kind: CvssKind, vector: string): string | null {
   return missing.length > 0 ? `base metric${missing.length > 1 ? 's' : ''} ${missing.join(', ')} missing` : null;
 }
 
+// Advisories share vectors (a few thousand distinct ones over the public database), and scoring
+// one is most of what mapping an advisory costs: scores are kept by vector.
+const scored = new LRUCache<string, CvssScoring>({ max: 20_000 });
+
 /**
  * The score of a CVSS vector: the base score for v3.0/v3.1; for v4.0 the score FIRST's calculator
  * gives the vector as written (the base score when, as in advisories, only base metrics are set).
  */
 export function scoreCvssVector(kind: CvssKind, vector: string): CvssScoring {
+  const key = `${kind} ${vector}`;
+  let scoring = scored.get(key);
+  if (scoring === undefined) scored.set(key, (scoring = computeScore(kind, vector)));
+  return scoring;
+}
+
+function computeScore(kind: CvssKind, vector: string): CvssScoring {
   const problem = shapeProblem(kind, vector);
   if (problem) return { ok: false, reason: problem };
   try {

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A `*.json` file found, or a folder that could not be listed (the walk goes on past it). */
@@ -12,7 +12,7 @@ export type FolderEntry = { file: string } | { unreadableFolder: string; error: 
 export async function* jsonFilesUnder(folder: string): AsyncGenerator<FolderEntry> {
   let entries;
   try {
-    entries = await readdir(folder, { withFileTypes: true });
+    entries = readdirSync(folder, { withFileTypes: true }); // synchronous, as osv-sources.ts says why
   } catch (error) {
     yield { unreadableFolder: folder, error };
     return;

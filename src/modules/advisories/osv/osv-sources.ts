@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { MalformedOsvFileError, MAX_OSV_FILE_BYTES, parseOsvDocument, tooLarge, type OsvSourceItem } from './osv-document';
 import { jsonFilesUnder } from './osv-folder';
 import { osvDocumentsInZip } from './osv-zip';
@@ -8,11 +8,13 @@ function unreadable(path: string, error: unknown): OsvSourceItem {
   return { path, error: new MalformedOsvFileError(path, reason) };
 }
 
-async function documentInFile(path: string): Promise<OsvSourceItem> {
+// Synchronous reads: an import reads tens of thousands of small files one after the other, and
+// each promise-based read is a round trip through libuv's thread pool (0.6 ms against 0.05 ms a file).
+function documentInFile(path: string): OsvSourceItem {
   try {
-    const { size } = await stat(path);
+    const { size } = statSync(path);
     if (size > MAX_OSV_FILE_BYTES) return tooLarge(path, size);
-    return parseOsvDocument(path, await readFile(path, 'utf8'));
+    return parseOsvDocument(path, readFileSync(path, 'utf8'));
   } catch (error) {
     return unreadable(path, error);
   }
@@ -30,19 +32,19 @@ async function* guarded(path: string, items: AsyncGenerator<OsvSourceItem>): Asy
 async function* documentsAt(path: string): AsyncGenerator<OsvSourceItem> {
   let isFolder: boolean;
   try {
-    isFolder = (await stat(path)).isDirectory();
+    isFolder = statSync(path).isDirectory();
   } catch (error) {
     yield unreadable(path, error);
     return;
   }
   if (isFolder) {
     for await (const entry of jsonFilesUnder(path)) {
-      yield 'file' in entry ? await documentInFile(entry.file) : unreadable(entry.unreadableFolder, entry.error);
+      yield 'file' in entry ? documentInFile(entry.file) : unreadable(entry.unreadableFolder, entry.error);
     }
   } else if (path.toLowerCase().endsWith('.zip')) {
     yield* guarded(path, osvDocumentsInZip(path));
   } else {
-    yield await documentInFile(path);
+    yield documentInFile(path);
   }
 }
 

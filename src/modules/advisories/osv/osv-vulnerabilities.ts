@@ -52,7 +52,7 @@ function mapOne(affected: OsvAffected, ecosystem: Ecosystem, renderRange: Render
       ranges.push(kept); // stored, never matched (interfaces.md)
       continue;
     }
-    const rendering = renderRange(ecosystem, kept.events);
+    const rendering = renderRange(ecosystem, kept.events, range.type);
     if (!rendering.ok) {
       notes.push({ kind: 'range-skipped', ecosystem, package: name, reason: rendering.reason });
       continue; // a range the version engine cannot read would match wrongly: dropped with its events
@@ -64,6 +64,7 @@ function mapOne(affected: OsvAffected, ecosystem: Ecosystem, renderRange: Render
   const hadVersionRanges = affected.ranges.some((range) => range.type !== 'GIT');
   if (hadVersionRanges && rendered.length === 0 && affected.versions.length === 0) return null;
   const range = rendered.length > 0 ? rendered.join(RANGE_UNION) : affected.versions.map((v) => `= ${v}`).join(RANGE_UNION);
+  const lastKnownAffected = affected.database_specific?.['last_known_affected_version_range'];
   return {
     package: { ecosystem, name },
     vulnerableVersionRange: range,
@@ -71,6 +72,7 @@ function mapOne(affected: OsvAffected, ecosystem: Ecosystem, renderRange: Render
     vulnerableFunctions: vulnerableFunctions(affected),
     ranges,
     versions: affected.versions,
+    ...(typeof lastKnownAffected === 'string' ? { lastKnownAffectedVersionRange: lastKnownAffected } : {}),
   };
 }
 

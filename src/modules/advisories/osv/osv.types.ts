@@ -34,6 +34,11 @@ export interface ImportedVulnerability {
   ranges: OsvRange[];
   /** OSV's explicit `versions` list. */
   versions: string[];
+  /**
+   * GitHub's export: the upper bound of an interval without a fix ("< 1.2.3", "<= 1.2.3"),
+   * `database_specific.last_known_affected_version_range`; only set when the source gives it.
+   */
+  lastKnownAffectedVersionRange?: string;
 }
 
 /**
@@ -72,7 +77,7 @@ export type RangeRendering = { ok: true; range: string } | { ok: false; reason: 
  * The hook the mapper calls for each SEMVER/ECOSYSTEM range of a known ecosystem. The version engine
  * (src/modules/advisories/versions/) provides it; the mapper never interprets versions itself.
  */
-export type RenderRange = (ecosystem: Ecosystem, events: readonly OsvEvent[]) => RangeRendering;
+export type RenderRange = (ecosystem: Ecosystem, events: readonly OsvEvent[], type: 'SEMVER' | 'ECOSYSTEM') => RangeRendering;
 
 /** Something the mapper left out of an otherwise mapped advisory, for the import summary. */
 export type MappingNote =

@@ -1,0 +1,45 @@
+import type { Knex } from 'knex';
+import { withTransaction } from '../../database/transaction';
+import type { AdvisoryImportStore } from './advisories.import-store';
+import { readEpssFile, type EpssLineError, type EpssScore } from './osv';
+
+// `orgsec advisories import-epss FILE` (interfaces.md "Advisory database"): the published EPSS
+// CSV, plain or gzip, read line by line. The whole file is one transaction (a day's scores are
+// one fact: never half of them); scores are looked up and written in batches by CVE.
+
+export interface EpssImportSummary {
+  /** Score lines read. */
+  scores: number;
+  /** Advisories whose scores changed. */
+  updated: number;
+  model: { version: string | null; scoreDate: string | null } | null;
+}
+
+const BATCH = 500;
+
+export class EpssImporter {
+  constructor(private readonly deps: { db: Knex; store: AdvisoryImportStore }) {}
+
+  async importFile(path: string, onLineError: (error: EpssLineError) => void, onProgress?: (scores: number) => void): Promise<EpssImportSummary> {
+    return withTransaction(this.deps.db, async (trx) => {
+      const summary: EpssImportSummary = { scores: 0, updated: 0, model: null };
+      let batch: EpssScore[] = [];
+      const flush = async (): Promise<void> => {
+        summary.updated += await this.deps.store.setEpss(trx, batch);
+        batch = [];
+        onProgress?.(summary.scores);
+      };
+      for await (const item of readEpssFile(path)) {
+        if ('model' in item) summary.model = item.model;
+        else if ('error' in item) onLineError(item.error);
+        else {
+          summary.scores += 1;
+          batch.push(item.score);
+          if (batch.length >= BATCH) await flush();
+        }
+      }
+      await flush();
+      return summary;
+    });
+  }
+}
