@@ -120,6 +120,20 @@ describe('GET /advisories/{svcsa_id}', () => {
 });
 
 
+it('counts anonymous reads against the core rate limit, like every other read', async () => {
+  const limited = await createTestApp({ rateLimits: { windowSeconds: 3600, authenticatedLimit: 100, anonymousLimit: 2, writeWindowSeconds: 60, writeLimit: 10, spammedStatus: 429 } });
+  try {
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await limited.http().get('/advisories'));
+    expect(answers.map((res) => [res.status, res.headers['x-ratelimit-resource'], res.headers['x-ratelimit-used']])).toEqual([
+      [200, 'core', '1'], [200, 'core', '2'], [answers[2]!.status, 'core', '3'],
+    ]);
+    expect(answers[2]!.status).toBeGreaterThanOrEqual(400);
+  } finally {
+    await limited.close();
+  }
+});
+
 describe('GET /advisories filters', () => {
   it('lists everything but malware by default, newest published first', async () => {
     const res = await list('?per_page=100');
