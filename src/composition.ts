@@ -94,7 +94,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     }),
     // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
     advisories: new AdvisoriesService({
-      db, advisories: globalAdvisories,
+      db, authorizer, advisories: globalAdvisories,
       // Ranges compiled once per reference version: a look-up of popular packages parses no event again.
       matchableRangesByIds: cachedBatch(matchableRanges((trx, ids) => globalAdvisories.rangesByIds(trx, ids)), { version: 'reference', maxEntries: 50_000 }),
     }),

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Authorizer } from '../../auth/authorizer';
 import type { Principal } from '../../auth/principal';
 import type { KeysetPage } from '../../database/keyset';
 import { NotFoundError } from '../../errors/domain';
@@ -14,20 +15,23 @@ export interface AdvisoryPage extends KeysetPage<GlobalAdvisory> {
 
 export interface AdvisoriesDeps {
   db: Knex;
+  /** The catalogue's requirement decides who may read (today: anyone), as for every operation. */
+  authorizer: Pick<Authorizer, 'assertAllowed'>;
   advisories: GlobalAdvisoriesStore;
   /** Vulnerability rows by id, compiled for matching (cached per reference version in composition.ts). */
   matchableRangesByIds: BatchLookup<MatchableRange>;
 }
 
 /**
- * The global advisory database as REST and GraphQL read it: public reference data, so every
- * caller (with or without a token) sees all of it; the principal is taken as every service's is.
+ * The global advisory database as REST and GraphQL read it: public reference data (the
+ * catalogue's requirement lets every caller, with or without a token, read all of it).
  */
 export class AdvisoriesService {
   constructor(private readonly deps: AdvisoriesDeps) {}
 
-  async list(_principal: Principal, request: AdvisoryListRequest): Promise<AdvisoryPage> {
+  async list(principal: Principal, request: AdvisoryListRequest): Promise<AdvisoryPage> {
     const { db, advisories } = this.deps;
+    await this.deps.authorizer.assertAllowed(db, principal, 'listGlobalAdvisories', null);
     const { affects, ecosystem } = request.filters;
     if (affects === undefined) return advisories.page(db, request);
     const query = affectsQuery(affects, ecosystem);
@@ -39,7 +43,8 @@ export class AdvisoriesService {
   }
 
   /** One advisory by its svcsa_id; unknown: 404. */
-  async get(_principal: Principal, svcsaId: string): Promise<GlobalAdvisory> {
+  async get(principal: Principal, svcsaId: string): Promise<GlobalAdvisory> {
+    await this.deps.authorizer.assertAllowed(this.deps.db, principal, 'getGlobalAdvisory', null);
     const advisory = await this.deps.advisories.findBySvcsaId(this.deps.db, svcsaId);
     if (!advisory) throw new NotFoundError();
     return advisory;
