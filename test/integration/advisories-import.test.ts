@@ -287,6 +287,28 @@ describe('EPSS scores', () => {
     expect(await referenceVersion()).toBe(before);
   });
 
+  it('moves the copies alerts keep of an advisory: its EPSS percentage, and its severity when a newer revision changes it', async () => {
+    const services = createServices(db);
+    await services.world.load({
+      users: [{ login: 'epss-owner' }], organizations: [{ login: 'epss-org', owners: ['epss-owner'] }], repositories: [{ owner: 'epss-org', name: 'r' }],
+      advisories: [{
+        svcsa_id: 'GHSA-3fvg-4v2m-98jf', cve_id: 'CVE-2022-25898', summary: 's', severity: 'low', published_at: '2022-01-01T00:00:00Z', updated_at: '2022-01-01T00:00:00Z',
+        vulnerabilities: [{ package: { ecosystem: 'npm', name: 'jsrsasign' }, severity: 'low', vulnerable_version_range: '< 10.5.25' }],
+      }],
+      alerts: [{ repository: 'epss-org/r', number: 1, advisory: 'GHSA-3fvg-4v2m-98jf', package: { ecosystem: 'npm', name: 'jsrsasign' }, manifest_path: 'package.json' }],
+    });
+    const alert = () => db.knex('dependency_alerts').first('severity', 'epss_percentage', 'has_patch', 'version');
+    const before = await alert();
+    await importAdvisories(db, [OSV_FIXTURES]);
+    expect(await alert()).toMatchObject({ severity: 'high', epss_percentage: null });
+    expect(Boolean((await alert()).has_patch)).toBe(true);
+    const file = path.join(dir, 'epss.csv');
+    writeEpssFile(file, [['CVE-2022-25898', '0.25', '0.9']]);
+    await services.epssImport.importFile(file, () => undefined);
+    expect(await alert()).toMatchObject({ severity: 'high', epss_percentage: 0.25 });
+    expect(Number((await alert()).version)).toBeGreaterThan(Number(before.version));
+  });
+
   it('reports a bad line with its number and sets the others', async () => {
     await importAdvisories(db, [OSV_FIXTURES]);
     const file = path.join(dir, 'epss.csv');

@@ -156,15 +156,17 @@ export class AdvisoryImportStore {
     const rows: Array<{ id: number; cve_id: string; epss_percentage: number | null; epss_percentile: string | null }> = await trx('advisories')
       .whereIn('cve_id', [...byCve.keys()])
       .select('id', 'cve_id', 'epss_percentage', 'epss_percentile');
-    let changed = 0;
-    for (const row of rows) {
+    const changed = rows.filter((row) => {
       const score = byCve.get(row.cve_id)!;
-      const percentile = String(score.percentile);
-      if (row.epss_percentage !== null && Number(row.epss_percentage) === score.epss && row.epss_percentile === percentile) continue;
-      await trx('advisories').where('id', row.id).update({ epss_percentage: score.epss, epss_percentile: percentile });
-      await this.deps.alerts.refreshAdvisoryFacts(trx, Number(row.id));
-      changed += 1;
+      return row.epss_percentage === null || Number(row.epss_percentage) !== score.epss || row.epss_percentile !== String(score.percentile);
+    });
+    for (const row of changed) {
+      const score = byCve.get(row.cve_id)!;
+      await trx('advisories').where('id', row.id).update({ epss_percentage: score.epss, epss_percentile: String(score.percentile) });
     }
-    return changed;
+    // Alerts keep a copy of the EPSS percentage: only advisories with alerts need it refreshed (one look-up per batch).
+    const withAlerts: Array<{ advisory_id: number }> = changed.length === 0 ? [] : await trx('dependency_alerts').whereIn('advisory_id', changed.map((row) => row.id)).distinct('advisory_id');
+    for (const { advisory_id: id } of withAlerts) await this.deps.alerts.refreshAdvisoryFacts(trx, Number(id));
+    return changed.length;
   }
 }

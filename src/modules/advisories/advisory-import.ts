@@ -7,8 +7,9 @@ import { renderRangeText, storedVulnerabilitiesOf } from './stored-vulnerabiliti
 
 // `orgsec advisories import PATH...` (interfaces.md "Advisory database"): every OSV file under
 // the PATHs, read one at a time and decided in batches of BATCH_FILES (memory follows the batch,
-// not the number of files); each file is written whole or not at all (see write). Counts are disjoint: every file is exactly one of imported, updated, unchanged,
-// withdrawn (a withdrawn advisory written now) or skipped (malformed files included).
+// not the number of files); each file is written whole or not at all (see write). Counts are
+// disjoint: every file is exactly one of imported, updated, unchanged, withdrawn (a withdrawn
+// advisory written now) or skipped (malformed files included).
 
 export interface ImportSummary {
   imported: number;
