@@ -18,6 +18,7 @@ import type { Logger } from './logger';
 import { createGraphQLMiddleware } from './graphql/server';
 import { API_V3_PATH, LAYOUT_GRAPHQL_PATH, apiBase } from './http/api-base';
 import { graphqlRequestGuard, jsonParser } from './http/body';
+import { advisoriesRoutes } from './modules/advisories/advisories.routes';
 import { attestationsRoutes } from './modules/attestations/attestations.routes';
 import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
 import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
@@ -96,6 +97,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(orgRolesRoutes(cached));
   api.use(oidcRoutes(cached));
   api.use(attestationsRoutes(cached));
+  api.use(advisoriesRoutes(cached));
   api.use(unknownRoute);
 
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in

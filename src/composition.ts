@@ -15,6 +15,9 @@ import { cachedAuthorizedLookups } from './modules/accounts/cached-authorized-lo
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
+import { AdvisoriesService } from './modules/advisories/advisories.service';
+import { GlobalAdvisoriesStore } from './modules/advisories/advisories.store';
+import { matchableRanges } from './modules/advisories/affects-matching';
 import { AlertsStore } from './modules/dependency-alerts/alerts.store';
 import { DependencyAlertsService, storeReferences, type AlertReferences } from './modules/dependency-alerts/alerts.service';
 import { alertJson, freshFragments } from './modules/dependency-alerts/alerts.serializers';
@@ -81,11 +84,14 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const advisoryStore = new AdvisoriesStore();
   const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore });
 
+  const rangesStore = new GlobalAdvisoriesStore(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }).advisoriesByIds);
   const tokensAt = cachedTokenLookup(tokenStore);
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));
   const referencesAt = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
   const fragmentsAt = cachedFragments(freshFragments);
   const alertJsonAt = cachedAlertJson((versions) => alertJson(fragmentsAt(versions)));
+  // Ranges compiled once per reference version: a look-up of popular packages parses no event again.
+  const matchableRangesAt = cachedBatch(matchableRanges((trx, ids) => rangesStore.rangesByIds(trx, ids)), { version: 'reference', maxEntries: 50_000 });
 
   /** What a request uses, bound to its versions; each service built when first used. */
   const at = bindOncePerVersions((versions) => {
@@ -99,6 +105,10 @@ export function createServices(database: Database, options: ServiceOptions = {})
       dependencyAlerts: () => new DependencyAlertsService({ db, lookups: lookups(), alerts: alertStore, accounts, access, references: referencesAt(versions) }),
       /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
+      // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
+      advisories: () => new AdvisoriesService({
+        db, authorizer, advisories: new GlobalAdvisoriesStore(referencesAt(versions).advisoriesByIds), matchableRangesByIds: matchableRangesAt(versions),
+      }),
     });
   });
 

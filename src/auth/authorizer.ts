@@ -30,6 +30,8 @@ export class Authorizer {
 
   async assertAllowed(db: Executor, principal: Principal, operation: OperationName, target: Target | null): Promise<Decision> {
     const { requirement } = OPERATIONS[operation];
+    // Public reference data: whoever calls may read it (bad credentials were refused before).
+    if (requirement.target === 'public') return { publicOnly: false };
     const isPublicRepo = target?.kind === 'repo' && !target.isPrivate;
     if (requirement.publicRead && isPublicRepo) return { publicOnly: false };
     if (principal.kind === 'anonymous') {
@@ -130,6 +132,8 @@ export class Authorizer {
         const roles = await access.heldRoles(db, target.ownerId, userId);
         return roles.some((r) => r.name === SECURITY_MANAGER);
       }
+      case 'anyone':
+        return true;
     }
   }
 }
@@ -144,6 +148,7 @@ const CALLER_MESSAGES: Record<CallerRule, string> = {
   repoReader: 'You must have read access to the repository to perform this operation.',
   repoWriter: 'You must have write access to the repository to perform this operation.',
   repoAlertManager: 'You must have access to security alerts for the repository to perform this operation.',
+  anyone: 'Anyone may perform this operation.', // never refused: the rule always holds
 };
 
 /** The authorization target of a repository. */

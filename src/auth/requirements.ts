@@ -10,9 +10,11 @@ export type CallerRule =
   | 'enterpriseMember'
   | 'repoReader'
   | 'repoWriter'
-  | 'repoAlertManager'; // may see and triage security alerts of the repository
+  | 'repoAlertManager' // may see and triage security alerts of the repository
+  | 'anyone'; // public reference data (the global advisory database): any caller, with or without a token
 
-export type TargetKind = 'org' | 'enterprise' | 'repo';
+/** `public`: data that belongs to no account (the global advisory database), readable by every caller. */
+export type TargetKind = 'org' | 'enterprise' | 'repo' | 'public';
 
 /**
  * An operation's two checks (spec §5): what the token must grant, and who the caller must

@@ -71,7 +71,7 @@ async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope:
     }
     case 'Advisory': {
       const advisory = await ctx.services.dependencyAlerts.findAdvisory(ctx.principal, id);
-      return advisory ? toSecurityAdvisory(advisory) : undefined;
+      return advisory ? toSecurityAdvisory(ctx.apiBase, advisory) : undefined;
     }
     default:
       return undefined;

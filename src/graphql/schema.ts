@@ -7,6 +7,7 @@ import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, Reposit
 import { AttestationMutations, AttestationSubjects, RepositoryAttestations } from '../modules/attestations/graphql/attestation.resolver';
 import { EnterpriseOidc, OidcMutations, OrganizationOidc, RepositoryOidc } from '../modules/oidc/graphql/oidc.resolver';
 import { OrganizationRoleHolders, OrganizationRoleMutations, OrganizationRoles } from '../modules/org-roles/graphql/role.resolver';
+import { SecurityAdvisoryQueries } from '../modules/advisories/graphql/advisory.resolver';
 import { NodeQuery } from './node.resolver';
 
 export const RESOLVERS = [
@@ -15,6 +16,7 @@ export const RESOLVERS = [
   OrganizationRoles, OrganizationRoleHolders, OrganizationRoleMutations,
   EnterpriseOidc, OrganizationOidc, RepositoryOidc, OidcMutations,
   RepositoryAttestations, AttestationSubjects, AttestationMutations,
+  SecurityAdvisoryQueries,
 ] as const;
 
 let built: GraphQLSchema | undefined;

@@ -75,3 +75,26 @@ export function setCursorLinks(req: Request, res: Response, edges: { next?: stri
   if (edges.next || edges.prev) links.push(['first', linkTo(base, { after: undefined, before: undefined })]);
   setLinkHeader(res, links);
 }
+
+/** Bytes of `Link` a list answer keeps under: with its other headers, under the 16 KiB clients accept. */
+export const MAX_LINK_HEADER_BYTES = 12 * 1024;
+
+/**
+ * Link for a cursor list whose query is too long to repeat (src/http/query-length.ts): each URL
+ * is the path with `per_page` and a cursor that carries the query. In the order given, a link
+ * that would take the header past MAX_LINK_HEADER_BYTES is left out (`next` comes first).
+ */
+export function setCarriedCursorLinks(req: Request, res: Response, perPage: number, links: ReadonlyArray<[rel: string, param: 'after' | 'before', cursor: string]>): void {
+  const base = requestUrl(req, res);
+  base.search = '';
+  const kept: Array<[string, string]> = [];
+  let bytes = 0;
+  for (const [rel, param, cursor] of links) {
+    const uri = linkTo(base, { per_page: String(perPage), [param]: cursor });
+    const size = uri.length + rel.length + 12;
+    if (bytes + size > MAX_LINK_HEADER_BYTES) continue;
+    bytes += size;
+    kept.push([rel, uri]);
+  }
+  setLinkHeader(res, kept);
+}

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { UriTooLongError } from '../errors/domain';
+import { OPERATION_LIST } from '../operations';
 
 /**
  * Bytes of a REST request's query string, measured as `Link` URLs write it (percent-encoded
@@ -9,15 +10,38 @@ import { UriTooLongError } from '../errors/domain';
  */
 export const MAX_QUERY_BYTES = 3584;
 
-function queryBytes(originalUrl: string): number {
+/** Operations whose catalogue entry accepts a longer query (`maxQueryBytes`), by method and path pattern. */
+const RAISED_LIMITS = OPERATION_LIST.filter((entry) => entry.maxQueryBytes !== undefined).map((entry) => ({
+  method: entry.method.toUpperCase(),
+  pattern: new RegExp(`^${entry.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}/?$`),
+  maxBytes: entry.maxQueryBytes!,
+}));
+
+/**
+ * The query limit of an operation that raises it, measured as sent: its answers never repeat a
+ * query that long in `Link` URLs (their cursors carry it instead, as the global advisory list's do).
+ */
+function raisedLimitOf(method: string, path: string): number | undefined {
+  return RAISED_LIMITS.find((raised) => (raised.method === method || (method === 'HEAD' && raised.method === 'GET')) && raised.pattern.test(path))?.maxBytes;
+}
+
+export function queryBytes(originalUrl: string): number {
   const queryAt = originalUrl.indexOf('?');
   if (queryAt === -1) return 0;
   const raw = originalUrl.slice(queryAt + 1);
   return Math.max(Buffer.byteLength(raw), new URLSearchParams(raw).toString().length);
 }
 
-/** Refuses a query string over MAX_QUERY_BYTES with 414, before anything runs. */
+/** Refuses a query string over MAX_QUERY_BYTES (or its operation's raised limit) with 414, before anything runs. */
 export const limitQueryLength: RequestHandler = (req, _res, next) => {
+  const raised = raisedLimitOf(req.method, req.path);
+  if (raised !== undefined) {
+    const queryAt = req.originalUrl.indexOf('?');
+    const bytes = queryAt === -1 ? 0 : Buffer.byteLength(req.originalUrl.slice(queryAt + 1));
+    if (bytes > raised) throw new UriTooLongError(`The query string is ${bytes} bytes; at most ${raised} are accepted.`);
+    next();
+    return;
+  }
   const bytes = queryBytes(req.originalUrl);
   if (bytes > MAX_QUERY_BYTES) {
     throw new UriTooLongError(`The query string is ${bytes} bytes once percent-encoded; at most ${MAX_QUERY_BYTES} are accepted.`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../errors/http.responses';
 import { repositorySummarySchema, teamSummarySchema, userSummarySchema } from '../modules/accounts/accounts.responses';
+import { globalAdvisorySchema, globalVulnerabilitySchema } from '../modules/advisories/advisories.responses';
 import { attestationCreatedSchema, attestationListSchema, attestationSchema } from '../modules/attestations/attestations.responses';
 import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
@@ -29,6 +30,8 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['SecurityAdvisory', advisorySchema],
   ['DependencyAlert', alertSchema],
   ['DependencyAlertWithRepository', alertWithRepositorySchema],
+  ['GlobalVulnerability', globalVulnerabilitySchema],
+  ['GlobalAdvisory', globalAdvisorySchema],
   ['Error', errorBodySchema],
 ];
 

@@ -94,9 +94,11 @@ const CALLER_WORDS: Record<CallerRule, string> = {
   repoReader: 'someone who can read the repository',
   repoWriter: 'someone who can write to the repository',
   repoAlertManager: 'someone who may see and triage the repository\'s security alerts (writers, maintainers, admins, organization owners and security managers)',
+  anyone: 'anyone, with or without a token',
 };
 
 function grantDescription(requirement: Requirement): string {
+  if (requirement.target === 'public') return `**No token needed:** public reference data; any valid token is accepted too.\n\n**Who may call:** ${CALLER_WORDS.anyone}.`;
   const scopes = requirement.scopes.map((s) => `\`${s}\``).join(' or ');
   const publicScopes = requirement.publicScopes?.length ? ` (or ${requirement.publicScopes.map((s) => `\`${s}\``).join(', ')} when only public repositories are touched)` : '';
   const permission = requirement.permission ? `\`${requirement.permission[0]}\`: ${requirement.permission[1]}` : 'none: fine-grained and app tokens are not accepted';
@@ -150,7 +152,7 @@ function operationObject(entry: Operation): Record<string, unknown> {
     tags: [docs.tag],
     parameters: parametersOf(entry),
     responses,
-    security: requirement.publicRead ? [{ bearer: [] }, {}] : [{ bearer: [] }],
+    security: requirement.publicRead || requirement.target === 'public' ? [{ bearer: [] }, {}] : [{ bearer: [] }],
     'x-oauth-scopes': [...requirement.scopes],
     'x-public-oauth-scopes': [...(requirement.publicScopes ?? [])],
     'x-fine-grained-permission': requirement.permission ? { [requirement.permission[0]]: requirement.permission[1] } : null,
@@ -169,6 +171,7 @@ const TAG_DESCRIPTIONS: Record<OperationTag, string> = {
   attestations: 'Artifact attestations: store signed Sigstore bundles for a repository and list them by subject digest.',
   'dependency-alerts': 'Dependency alerts (public preview): list the alerts of an enterprise, an organization or a repository, read one, and dismiss, reopen or assign it. '
     + 'Every path here also answers with the segment `dependabot` in place of `dependency-bot`, so clients generated for that layout work unchanged; `Link` URLs keep the segment the request used.',
+  advisories: 'The global advisory database: security advisories imported from the public OSV format, searchable by package and version, without a token.',
 };
 
 /** The OpenAPI 3.1 description of the REST API (spec §4, operations #1–#27). */

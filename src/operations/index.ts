@@ -1,3 +1,4 @@
+import { ADVISORY_OPERATIONS } from './advisories';
 import { ATTESTATION_OPERATIONS } from './attestations';
 import { DEPENDENCY_ALERT_OPERATIONS } from './dependency-alerts';
 import { OIDC_OPERATIONS } from './oidc';
@@ -15,6 +16,7 @@ const CATALOGUE = {
   ...OIDC_OPERATIONS,
   ...ATTESTATION_OPERATIONS,
   ...DEPENDENCY_ALERT_OPERATIONS,
+  ...ADVISORY_OPERATIONS,
 };
 
 export type OperationName = keyof typeof CATALOGUE;

@@ -7,7 +7,7 @@ import type { Requirement } from '../auth/requirements';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The groups of the API description (its tags), in the order it lists them. */
-export const OPERATION_TAGS = ['organization-roles', 'oidc', 'attestations', 'dependency-alerts'] as const;
+export const OPERATION_TAGS = ['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories'] as const;
 export type OperationTag = (typeof OPERATION_TAGS)[number];
 
 export interface OperationDocs {
@@ -21,7 +21,7 @@ export interface OperationDocs {
 }
 
 export interface Operation {
-  /** The spec's number (§4). */
+  /** The spec's number (§4); operations of interfaces.md Part 2 number on from 28, in the order they were added. */
   number: number;
   /** The original's operationId, which its generated clients name their methods by. */
   operationId: string;
@@ -45,6 +45,8 @@ export interface Operation {
   response?: { schema: z.ZodType; array?: boolean };
   requirement: Requirement;
   docs: OperationDocs;
+  /** Bytes of query string accepted as sent, where more than src/http/query-length.ts's default must fit. */
+  maxQueryBytes?: number;
 }
 
 /** An OpenAPI path template as an Express one: `{org}` becomes `:org`. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/cli/paths';
+import { ADVISORY_SCENARIO, benchAdvisories } from './advisories-bench';
 import { openDatabase } from '../../src/database/connection';
 import { drive } from './drive';
 import { startExpressFloor, startTinyFloor, type RunningServer } from './floors';
@@ -133,6 +134,11 @@ async function main(): Promise<void> {
   const advisoryImport = settings.advisories > 0 && scenarioPattern.test(ADVISORY_IMPORT_SCENARIO)
     ? judgeAdvisoryImport(await benchAdvisoryImport(settings.advisories, workDir, settings.loadTimeoutSeconds))
     : undefined;
+  // Issue 20: the global advisory list's affects look-up, over the database the import built (else one of its own).
+  if (scenarioPattern.test(ADVISORY_SCENARIO)) {
+    const imported = advisoryImport && !advisoryImport.error ? path.join(workDir, 'advisories.sqlite') : undefined;
+    rows.push(await benchAdvisories({ workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT }, ORGSEC_PORT, imported));
+  }
 
   const report: Report = {
     date, machine: machine(), node: process.version, settings: { ...settings, worldLoadSeconds: world.loadSeconds ?? null },

@@ -84,6 +84,7 @@ export class AccessOracle {
   expect(caller: Caller, operation: OperationName, target: Target, success: number): Expectation {
     const { requirement } = OPERATIONS[operation];
     if (caller.refused) return { status: 401, reason: 'credentials' };
+    if (requirement.target === 'public') return { status: success, reason: 'allowed' }; // anyone, with or without a token
     const publicRepo = target.kind === 'repo' && this.exists(target) && !this.isPrivateRepo(target);
     if (requirement.publicRead === true && publicRepo) return { status: success, reason: 'allowed' };
     const token = caller.token;
@@ -128,6 +129,7 @@ export class AccessOracle {
       case 'repoReader': return atLeast('read') || !this.isPrivateRepo(target);
       case 'repoWriter': return atLeast('write');
       case 'repoAlertManager': return atLeast('write') || holdsSecurityManager;
+      case 'anyone': return true;
     }
   }
 

@@ -199,7 +199,8 @@ const PARTS = fc.oneof(
 /** A bent version of the operation's sample request: one part or several. */
 export function badRequest(operation: Operation, context: FuzzContext): fc.Arbitrary<BadRequest> {
   const names = paramNames(operation.path);
-  const rawParams = fc
+  // A path without parameters (GET /advisories) has nothing to bend there.
+  const rawParams: fc.Arbitrary<Record<string, string>> = names.length === 0 ? fc.constant({}) : fc
     .subarray(names, { minLength: 1, maxLength: Math.min(2, names.length) })
     .chain((chosen) => fc.tuple(...chosen.map((name) => pathValue(operation.sample.params[name]!, context).map((v) => [name, v.encoded] as const))))
     .map((pairs) => Object.fromEntries(pairs));

@@ -44,6 +44,9 @@ export const DEMO_OWNER_TOKEN = 'svc_demo_alice_owner';
 /** The subject of the demo world's attestation (on acme-corp/web). */
 export const DEMO_SUBJECT_DIGEST = 'sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548';
 
+/** An advisory of the demo world. */
+export const DEMO_ADVISORY = 'SVCSA-2026-0001';
+
 const acme = { org: 'acme-corp' };
 const api = { owner: 'acme-corp', repo: 'api' };
 const none = { query: {} };
@@ -84,6 +87,9 @@ const SAMPLES: Record<OperationName, OperationSample> = {
   listRepoDependencyAlerts: { params: api, query: { has: 'patch', per_page: '10' } },
   getDependencyAlert: { params: { ...api, alert_number: '1' }, ...none },
   updateDependencyAlert: { params: { ...api, alert_number: '1' }, query: {}, body: { assignees: ['bob'] } },
+
+  listGlobalAdvisories: { params: {}, query: { ecosystem: 'npm', per_page: '10' } },
+  getGlobalAdvisory: { params: { svcsa_id: DEMO_ADVISORY }, ...none },
 };
 
 /** The JSON fields a body schema accepts (through a transform into its domain type too). */

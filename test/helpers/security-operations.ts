@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { OPERATION_LIST, type HttpMethod, type OperationName } from '../../src/operations';
+import { OPERATIONS, OPERATION_LIST, type HttpMethod, type Operation, type OperationName } from '../../src/operations';
+import type { TargetKind } from '../../src/auth/requirements';
 import type { Target } from './access-oracle';
 import { fillPath } from './operations';
 import { NEWCOMER, SCRATCH_TEAM, addProperty, deleteProperty, type Caller } from './security-world';
@@ -42,7 +43,26 @@ const BODIES: Partial<Record<OperationName, (caller: Caller) => object>> = {
   updateDependencyAlert: () => ({ assignees: [] }),
 };
 
-export const SECURITY_OPERATIONS: SecurityOperation[] = OPERATION_LIST.map((entry) => {
+/**
+ * Whether an operation acts on data of an account (an organization, enterprise or repository),
+ * which is what these sweeps scope callers by. Public reference data (`target: 'public'`, the
+ * global advisory database) belongs to no account: test/api/advisories.test.ts covers its callers.
+ */
+export function isOwnedData(entry: Operation): entry is Operation & { requirement: { target: Exclude<TargetKind, 'public'> } } {
+  return entry.requirement.target !== 'public';
+}
+
+/** The kind of target an operation on owned data names. */
+export function ownedTargetKind(name: OperationName): Exclude<TargetKind, 'public'> {
+  const entry = OPERATIONS[name];
+  if (!isOwnedData(entry)) throw new Error(`${name} reads public data: no target to sweep`);
+  return entry.requirement.target;
+}
+
+/** The catalogue's operations on owned data, in the spec's order. */
+export const OWNED_OPERATION_LIST = OPERATION_LIST.filter(isOwnedData);
+
+export const SECURITY_OPERATIONS: SecurityOperation[] = OWNED_OPERATION_LIST.map((entry) => {
   const body = BODIES[entry.name];
   return {
     name: entry.name,

@@ -22,6 +22,18 @@ export function sendOperation(t: TestApp, operation: Operation, token: string | 
 
 /** The sample with an owner (organization, repository owner or enterprise) that does not exist. */
 export function sendToMissingOwner(t: TestApp, operation: Operation, token: string) {
+  if (!['org', 'owner', 'enterprise'].some((name) => name in operation.sample.params)) return sendForError(t, operation, token);
   const owner = ['org', 'owner', 'enterprise'].find((name) => name in operation.sample.params)!;
   return sendOperation(t, operation, token, { params: { [owner]: 'no-such-owner-anywhere' } });
+}
+
+/**
+ * An error answer of an operation on public reference data, which has no owner: a missing id
+ * (404), or for the list, which names nothing, an invalid `per_page` (422). Both carry the
+ * operation's documentation_url.
+ */
+export function sendForError(t: TestApp, operation: Operation, token: string) {
+  const id = Object.keys(operation.sample.params)[0];
+  if (id !== undefined) return sendOperation(t, operation, token, { params: { [id]: 'GHSA-none-none-none' } });
+  return t.http()[operation.method.toLowerCase() as 'get'](`${fillPath(operation.path, {})}?per_page=0`).set(bearer(token));
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../../src/app';
+import { SERVER_LIMITS } from '../../src/http/http-server';
 import { createServices, type Services } from '../../src/composition';
 import type { CorsOrigins } from '../../src/http/cors';
 import type { Logger } from '../../src/logger';
@@ -39,7 +40,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // answer is checked against /openapi.json on the way out.
   const recorder = contractRecorder();
   const server = await new Promise<Server>((resolve) => {
-    const s = http.createServer(recorder.wrap(app)).listen(0, '127.0.0.1', () => resolve(s));
+    const s = http.createServer({ maxHeaderSize: SERVER_LIMITS.maxHeaderSize }, recorder.wrap(app)).listen(0, '127.0.0.1', () => resolve(s));
   });
   const address = server.address() as AddressInfo;
   return {

@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
-import { OPERATIONS as CATALOGUE, OPERATION_LIST } from '../../src/operations';
+import { OPERATIONS as CATALOGUE } from '../../src/operations';
 import { AccessOracle, type Target } from '../helpers/access-oracle';
-import { SECURITY_OPERATIONS as OPERATIONS, type SecurityOperation as Operation } from '../helpers/security-operations';
+import { OWNED_OPERATION_LIST, SECURITY_OPERATIONS as OPERATIONS, ownedTargetKind, type SecurityOperation as Operation } from '../helpers/security-operations';
 import { hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { CALLERS, TARGETS, missingTarget, securityWorld, type Caller } from '../helpers/security-world';
@@ -32,7 +32,7 @@ async function send(op: Operation, target: Target, caller: Caller): Promise<Resp
 const missingAnswers = new Map<string, Promise<Response>>();
 function missingAnswer(op: Operation, caller: Caller): Promise<Response> {
   const key = `${op.name} ${caller.key}`;
-  if (!missingAnswers.has(key)) missingAnswers.set(key, send(op, missingTarget(CATALOGUE[op.name].requirement.target), caller));
+  if (!missingAnswers.has(key)) missingAnswers.set(key, send(op, missingTarget(ownedTargetKind(op.name)), caller));
   return missingAnswers.get(key)!;
 }
 
@@ -78,11 +78,11 @@ async function problemsOf(op: Operation, target: Target, caller: Caller, res: Re
   }
 }
 
-const ROWS = OPERATIONS.flatMap((op) => TARGETS[CATALOGUE[op.name].requirement.target].map(({ label, target }) => ({ op, label, target })));
+const ROWS = OPERATIONS.flatMap((op) => TARGETS[ownedTargetKind(op.name)].map(({ label, target }) => ({ op, label, target })));
 
 it('covers every operation of the catalogue once, with a body for each that takes one', () => {
-  expect(OPERATIONS.map((op) => op.name).sort()).toEqual(OPERATION_LIST.map((entry) => entry.name).sort());
-  expect(OPERATIONS.filter((op) => op.body).map((op) => op.name).sort()).toEqual(OPERATION_LIST.filter((entry) => entry.request.body).map((entry) => entry.name).sort());
+  expect(OPERATIONS.map((op) => op.name).sort()).toEqual(OWNED_OPERATION_LIST.map((entry) => entry.name).sort());
+  expect(OPERATIONS.filter((op) => op.body).map((op) => op.name).sort()).toEqual(OWNED_OPERATION_LIST.filter((entry) => entry.request.body).map((entry) => entry.name).sort());
 });
 
 it('expects every kind of answer somewhere, so no rule goes untried', () => {

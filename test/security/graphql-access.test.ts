@@ -2,7 +2,7 @@ import { OPERATIONS, type OperationName } from '../../src/operations';
 import { encodeNodeId, type NodeType } from '../../src/shared/node-id';
 import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { errorPaths, outcomeFor, outcomeOf, type GraphQLAnswer } from '../helpers/graphql-outcome';
-import { DIGEST, FIXTURE, ROLE } from '../helpers/security-operations';
+import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, ownedTargetKind } from '../helpers/security-operations';
 import { hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
@@ -135,7 +135,7 @@ describe.each(ENTRY_ROWS.map((row) => [`${row.entry}(…) on ${row.label}`, row]
 
 it('covers every REST read with a field', () => {
   const reads = Object.values(ENTRIES).flatMap((e) => e.fields.flatMap((f) => f.operations));
-  const restReads = (Object.keys(OPERATIONS) as OperationName[]).filter((name) => MUTATIONS.every((m) => m.operation !== name));
+  const restReads = OWNED_OPERATION_LIST.map((entry) => entry.name).filter((name) => MUTATIONS.every((m) => m.operation !== name));
   expect([...new Set(reads)].sort()).toEqual(restReads.sort());
 });
 
@@ -178,17 +178,17 @@ const SUCCESS: Partial<Record<OperationName, number>> = { createEnterpriseOidcIn
 const expectedMutation = (caller: Caller, m: Mutation, target: Target) =>
   (caller.refused ? 'HTTP 401 UNAUTHENTICATED' : outcomeFor(oracle.expect(caller, m.operation, target, SUCCESS[m.operation] ?? 204), m.name));
 
-const MUTATION_ROWS = MUTATIONS.flatMap((m) => TARGETS[OPERATIONS[m.operation].requirement.target].map(({ label, target }) => ({ m, label, target })));
+const MUTATION_ROWS = MUTATIONS.flatMap((m) => TARGETS[ownedTargetKind(m.operation)].map(({ label, target }) => ({ m, label, target })));
 
 it('covers every REST write with a mutation', () => {
-  const writes = (Object.keys(OPERATIONS) as OperationName[]).filter((name) => Object.values(ENTRIES).every((e) => e.fields.every((f) => !f.operations.includes(name))));
+  const writes = OWNED_OPERATION_LIST.map((entry) => entry.name).filter((name) => Object.values(ENTRIES).every((e) => e.fields.every((f) => !f.operations.includes(name))));
   expect(MUTATIONS.map((m) => m.operation).sort()).toEqual(writes.sort());
 });
 
 describe.each(MUTATION_ROWS.map((row) => [`#${OPERATIONS[row.m.operation].number} ${row.m.name} on ${row.label}`, row] as const))('%s', (_title, { m, target }) => {
   it('answers every caller as REST would, a hidden target like a missing one, and refusals change nothing', async () => {
     const query = `mutation($input: ${m.inputType}!) { ${m.name}(input: $input) { __typename } }`;
-    const missing = missingTarget(OPERATIONS[m.operation].requirement.target);
+    const missing = missingTarget(ownedTargetKind(m.operation));
     const check = async (caller: Caller) => {
       const answer = await post(caller, query, { input: m.input(target, caller) });
       const got: Record<string, unknown> = { outcome: outcomeOf(answer, m.name) };

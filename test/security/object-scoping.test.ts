@@ -2,7 +2,7 @@ import type { Response, Test } from 'supertest';
 import { OPERATIONS } from '../../src/operations';
 import { encodeNodeId } from '../../src/shared/node-id';
 import { AccessOracle } from '../helpers/access-oracle';
-import { SECURITY_OPERATIONS } from '../helpers/security-operations';
+import { SECURITY_OPERATIONS, ownedTargetKind } from '../helpers/security-operations';
 import { hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
@@ -111,7 +111,7 @@ describe('ids are scoped to their repository or organization', () => {
 
 describe('conditional requests', () => {
   const READS = SECURITY_OPERATIONS.filter((op) => op.method === 'get');
-  const ROWS = READS.flatMap((op) => TARGETS[OPERATIONS[op.name].requirement.target].slice(0, -1).map(({ label, target }) => ({ op, label, target })));
+  const ROWS = READS.flatMap((op) => TARGETS[ownedTargetKind(op.name)].slice(0, -1).map(({ label, target }) => ({ op, label, target })));
 
   it.each(ROWS.map((row) => [`#${OPERATIONS[row.op.name].number} on ${row.label}`, row] as const))(
     '%s: an ETag seen by one caller never yields a 304 to another who may not see the same thing, and every answer varies on Authorization',
@@ -150,7 +150,7 @@ describe('mass assignment', () => {
   const WRITES = SECURITY_OPERATIONS.filter((op) => op.body !== undefined);
   // spec §4.2: #12 and #15 list 400 for invalid input; every other operation 422 (README "API conventions").
   const invalidStatus = (name: string) => (name === 'createEnterpriseOidcInclusion' || name === 'createOrgOidcInclusion' ? 400 : 422);
-  const writable = (op: (typeof WRITES)[number]) => TARGETS[OPERATIONS[op.name].requirement.target].find(({ target }) => oracle.expect(OWNER, op.name, target, op.success).status < 300)!.target;
+  const writable = (op: (typeof WRITES)[number]) => TARGETS[ownedTargetKind(op.name)].find(({ target }) => oracle.expect(OWNER, op.name, target, op.success).status < 300)!.target;
 
   const ROWS = WRITES.flatMap((op) => FORBIDDEN.map(([key, value]) => [`#${OPERATIONS[op.name].number} ${op.method.toUpperCase()} with "${key}"`, op, key, value] as const));
 

@@ -44,9 +44,16 @@ const CALLERS: Record<string, string> = {
 };
 
 const entries = OPERATION_LIST.map((entry) => ({ spec: `#${entry.number}`, ...entry.requirement }));
+/** interfaces.md Part 2's operations, numbered on from 28: the global advisory database needs no token. */
+const PART_2: Record<string, string> = { '#28': 'public', '#29': 'public' };
 
-it('has exactly one entry per spec operation, #1 to #27', () => {
-  expect(entries.map((r) => r.spec).sort()).toEqual(Object.keys(SPEC_SECTION_5).sort());
+it('has exactly one entry per spec operation, #1 to #27, then Part 2\'s', () => {
+  expect(entries.map((r) => r.spec).sort()).toEqual([...Object.keys(SPEC_SECTION_5), ...Object.keys(PART_2)].sort());
+});
+
+it.each(Object.entries(PART_2))('%s reads public reference data: no scope, no permission, anyone', (spec, target) => {
+  const entry = entries.find((r) => r.spec === spec)!;
+  expect({ target: entry.target, scopes: [...entry.scopes], permission: entry.permission, caller: entry.caller }).toEqual({ target, scopes: [], permission: null, caller: 'anyone' });
 });
 
 it.each(Object.entries(SPEC_SECTION_5))('%s asks for the scopes and permission of the spec\'s section 5', (spec, expected) => {

@@ -4,7 +4,7 @@ import type { AdvisoryRecord } from './alerts.types';
 
 type Row = Record<string, any>;
 
-/** Advisories with their vulnerabilities, loaded in batches for a page of alerts. */
+/** Advisories with their vulnerabilities, loaded in batches (a page of alerts, a page of the global list). */
 export class AdvisoriesStore {
   async findByIds(db: Executor, ids: readonly number[]): Promise<Map<number, AdvisoryRecord>> {
     const unique = [...new Set(ids)];
@@ -42,12 +42,18 @@ function toAdvisory(r: Row, vulnerabilities: Row[]): AdvisoryRecord {
     publishedAt: r.published_at,
     updatedAt: r.updated_at,
     withdrawnAt: r.withdrawn_at ?? null,
+    type: r.type,
+    reviewedAt: r.reviewed_at ?? null,
+    nvdPublishedAt: r.nvd_published_at ?? null,
+    sourceCodeLocation: r.source_code_location ?? null,
+    credits: parseJsonColumn(r.credits, []),
     vulnerabilities: vulnerabilities.map((v) => ({
       ecosystem: v.ecosystem,
       packageName: v.package_name,
       severity: v.severity,
       vulnerableVersionRange: v.vulnerable_version_range,
       firstPatchedVersion: v.first_patched_version ?? null,
+      vulnerableFunctions: parseJsonColumn(v.vulnerable_functions, []),
     })),
   };
 }

@@ -64,7 +64,7 @@ const FILTER_VALUES = {
   runtimeRisk: valueList(enumItem(RUNTIME_RISKS)),
 };
 
-const epssFilter = z.custom<EpssFilter>().refine(isEpssInRange, EPSS_MESSAGE);
+export const epssFilter = z.custom<EpssFilter>().refine(isEpssInRange, EPSS_MESSAGE);
 const assigneeFilter = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('any') }),
   z.object({ kind: z.literal('none') }),
@@ -94,7 +94,7 @@ function commaList<T extends z.ZodType<string[], string[]>>(values: T) {
 }
 
 /** `n`, `>n`, `<n`, `>=n`, `<=n` or `n..n`, n from 0.0 to 1.0. */
-const epssPercentage = z.string().transform((text, ctx): EpssFilter => {
+export const epssPercentage = z.string().transform((text, ctx): EpssFilter => {
   const range = /^([^.]*\.?[^.]*)\.\.(.+)$/.exec(text);
   const match = range ? undefined : /^(>=|<=|>|<)?(.+)$/.exec(text);
   const filter: EpssFilter | undefined = range

@@ -43,6 +43,8 @@ export interface AdvisoryVulnerability {
   severity: string;
   vulnerableVersionRange: string;
   firstPatchedVersion: string | null;
+  /** The global list's field (src/modules/advisories); alerts do not show it. */
+  vulnerableFunctions: string[];
 }
 
 export interface AdvisoryRecord {
@@ -64,6 +66,12 @@ export interface AdvisoryRecord {
   publishedAt: string;
   updatedAt: string;
   withdrawnAt: string | null;
+  // The global list's fields (src/modules/advisories); alerts do not show them.
+  type: 'reviewed' | 'unreviewed' | 'malware';
+  reviewedAt: string | null;
+  nvdPublishedAt: string | null;
+  sourceCodeLocation: string | null;
+  credits: Array<{ name: string; type: string | null; contact: string[] }>;
   vulnerabilities: AdvisoryVulnerability[];
 }
 

@@ -12,7 +12,7 @@ type AnyAlertListArgs = DependencyAlertArgs & Partial<OrganizationDependencyAler
 const COMPARISONS = { equals: '=', greaterThan: '>', lessThan: '<', atLeast: '>=', atMost: '<=' } as const;
 
 /** The EPSS input object as the domain's filter: one comparison, or atLeast and atMost for a range. */
-function epssFilterOf(input: EpssFilterInput): EpssFilter {
+export function epssFilterOf(input: EpssFilterInput): EpssFilter {
   const given = (Object.keys(COMPARISONS) as Array<keyof typeof COMPARISONS>).filter((key) => input[key] !== undefined && input[key] !== null);
   if (given.length === 2 && input.atLeast != null && input.atMost != null) return { op: 'between', from: input.atLeast, to: input.atMost };
   const [key] = given;

@@ -5,6 +5,7 @@ import { toConnection, type Connection } from '../../../graphql/relay';
 import { encodeNodeId } from '../../../shared/node-id';
 import { Enterprise, Organization, Repository, toRepository, toUser } from '../../accounts/graphql/account.types';
 import { objectOf } from '../../accounts/graphql/node';
+import { advisoryUrls } from '../../advisories/advisories.serializers';
 import { alertUrls } from '../alerts.serializers';
 import type { AlertPage, AlertView } from '../alerts.service';
 import { alertCursor } from '../alerts.cursors';
@@ -21,13 +22,15 @@ const date = (value: string | null) => (value === null ? null : new Date(value))
 function toVulnerability(v: AdvisoryVulnerability) {
   return {
     package: { ecosystem: v.ecosystem, name: v.packageName }, severity: v.severity, vulnerableVersionRange: v.vulnerableVersionRange,
-    firstPatchedVersion: v.firstPatchedVersion,
+    firstPatchedVersion: v.firstPatchedVersion, vulnerableFunctions: v.vulnerableFunctions,
   } as SecurityVulnerability;
 }
 
-export function toSecurityAdvisory(advisory: AdvisoryRecord): SecurityAdvisory {
+export function toSecurityAdvisory(base: string, advisory: AdvisoryRecord): SecurityAdvisory {
+  const urls = advisoryUrls(base, advisory.svcsaId);
   return objectOf(SecurityAdvisory, {
-    id: encodeNodeId('Advisory', advisory.id), svcsaId: advisory.svcsaId, cveId: advisory.cveId, summary: advisory.summary, description: advisory.description,
+    id: encodeNodeId('Advisory', advisory.id), svcsaId: advisory.svcsaId, type: advisory.type, url: urls.url, htmlUrl: urls.html_url,
+    sourceCodeLocation: advisory.sourceCodeLocation, reviewedAt: date(advisory.reviewedAt), nvdPublishedAt: date(advisory.nvdPublishedAt), credits: advisory.credits, cveId: advisory.cveId, summary: advisory.summary, description: advisory.description,
     severity: advisory.severity, classification: advisory.classification,
     cvss: { vectorString: advisory.cvssVectorString, score: advisory.cvssScore ?? 0 }, cvssSeverities: advisory.cvssSeverities,
     epss: advisory.epssPercentage === null ? null : { percentage: advisory.epssPercentage, percentile: advisory.epssPercentile },
@@ -46,7 +49,7 @@ export function toDependencyAlert(base: string, view: AlertView): DependencyAler
     number: alert.number,
     state: alert.state,
     dependency: { package: { ecosystem: alert.ecosystem, name: alert.packageName }, manifestPath: alert.manifestPath, scope: alert.scope, relationship: alert.relationship },
-    securityAdvisory: toSecurityAdvisory(advisory),
+    securityAdvisory: toSecurityAdvisory(base, advisory),
     securityVulnerability: view.vulnerability === null ? null : toVulnerability(view.vulnerability),
     url: rest.url,
     htmlUrl: rest.html_url,

@@ -4,7 +4,7 @@ import { ConnectionArgs, connectionOf } from '../../../graphql/relay';
 import { Node } from '../../accounts/graphql/node';
 import { Repository, User } from '../../accounts/graphql/account.types';
 import {
-  AdvisoryClassification, ArtifactRegistry, DependencyAlertSort, DependencyAlertState, DependencyRelationship, DependencyScope, DismissedReason,
+  AdvisoryClassification, AdvisoryType, ArtifactRegistry, DependencyAlertSort, DependencyAlertState, DependencyRelationship, DependencyScope, DismissedReason,
   Ecosystem, RequestedAlertState, RuntimeRisk, Severity, SortDirection,
 } from './alert.enums';
 
@@ -28,6 +28,7 @@ export class SecurityVulnerability {
   @Field(() => Severity, { description: 'The severity for this package.' }) severity!: Severity;
   @Field({ description: 'A comma-separated comparator expression.' }) vulnerableVersionRange!: string;
   @Field(() => String, { nullable: true, description: 'The first version with the fix, if there is one.' }) firstPatchedVersion!: string | null;
+  @Field(() => [String], { description: 'The vulnerable functions the source names.' }) vulnerableFunctions!: string[];
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A CVSS vector and score.' })
@@ -54,9 +55,23 @@ export class AdvisoryIdentifier {
   @Field({ description: 'The identifier.' }) value!: string;
 }
 
+@ObjectType({ simpleResolvers: true, description: 'Someone the source credits for an advisory.' })
+export class AdvisoryCredit {
+  @Field({ description: 'The name credited.' }) name!: string;
+  @Field(() => String, { nullable: true, description: 'The kind of credit (finder, reporter, analyst, …).' }) type!: string | null;
+  @Field(() => [String], { description: 'How to reach them.' }) contact!: string[];
+}
+
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A security advisory.' })
 export class SecurityAdvisory extends Node {
   @Field({ description: 'The advisory identifier.' }) svcsaId!: string;
+  @Field(() => AdvisoryType, { description: 'Reviewed, unreviewed or malware.' }) type!: AdvisoryType;
+  @Field({ description: 'The REST URL of the advisory.' }) url!: string;
+  @Field({ description: 'The web URL of the advisory.' }) htmlUrl!: string;
+  @Field(() => String, { nullable: true, description: 'Where the affected source code lives, when known.' }) sourceCodeLocation!: string | null;
+  @Field(() => Date, { nullable: true, description: 'When it was reviewed, if it was.' }) reviewedAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the NVD published it, if it did.' }) nvdPublishedAt!: Date | null;
+  @Field(() => [AdvisoryCredit], { description: 'Who the source credits.' }) credits!: AdvisoryCredit[];
   @Field(() => String, { nullable: true, description: 'The CVE identifier, if any.' }) cveId!: string | null;
   @Field({ description: 'A short summary.' }) summary!: string;
   @Field({ description: 'The full description.' }) description!: string;
