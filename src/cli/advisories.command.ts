@@ -32,7 +32,7 @@ export function summaryLine(s: ImportSummary): string {
 function registerImport(advisories: Command, output: Output): void {
   advisories
     .command('import')
-    .description('import OSV advisories: files, folders of them (walked for *.json) and .zip dumps; each file its own transaction')
+    .description('import OSV advisories: files, folders of them (walked for *.json) and .zip dumps; each file written whole or not at all')
     .argument('<path...>', 'OSV JSON file, folder or .zip')
     .addOption(settingOption('DATABASE_URL'))
     .addHelpText('after', `
