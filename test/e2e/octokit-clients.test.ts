@@ -30,8 +30,11 @@ function generatedMethods(octokit: any): Map<string, { name: string; call: (para
   return methods;
 }
 
-/** The request the original's clients make for an operation: its own path segment for alerts. */
-const asTheOriginalNamesIt = (op: Operation) => `${op.method} ${op.path.replace('/dependency-bot/', '/dependabot/')}`;
+/** The request the original's clients make for an operation: its own path segment for alerts, its own name for the advisory id. */
+const asTheOriginalNamesIt = (op: Operation) => `${op.method} ${op.path.replace('/dependency-bot/', '/dependabot/').replace('{svcsa_id}', '{ghsa_id}')}`;
+
+/** The parameters as the original's generated methods name them. */
+const asTheOriginalParams = ({ svcsa_id: id, ...params }: Record<string, unknown>) => (id === undefined ? params : { ...params, ghsa_id: id });
 
 describe('@octokit/rest generated methods, with only baseUrl changed', () => {
   beforeAll(() => t.services.world.load(demoWorld(), { replace: true }));
@@ -46,7 +49,7 @@ describe('@octokit/rest generated methods, with only baseUrl changed', () => {
   const withMethods = OPERATIONS.filter((op) => op.number < 11 || op.number > 16);
   it.each(withMethods.map((op) => [`#${op.number} ${op.method} ${op.path}`, op] as const))('%s', async (_title, op) => {
     const method = generatedMethods(restClient()).get(asTheOriginalNamesIt(op))!;
-    const answer = await method.call({ ...op.sample.params, ...op.sample.query, ...(op.sample.body ?? {}) });
+    const answer = await method.call(asTheOriginalParams({ ...op.sample.params, ...op.sample.query, ...(op.sample.body ?? {}) }));
     expect(op.success).toContain(answer.status);
     if (op.method === 'GET') {
       // What the method returns is exactly what the product's own path answers.
