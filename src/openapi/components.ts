@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '../errors/http.responses';
 import { repositorySummarySchema, teamSummarySchema, userSummarySchema } from '../modules/accounts/accounts.responses';
 import { attestationCreatedSchema, attestationListSchema, attestationSchema } from '../modules/attestations/attestations.responses';
+import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/dependency-graph.responses';
 import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
 import { roleListSchema, roleSchema, roleTeamSchema, roleUserSchema } from '../modules/org-roles/org-roles.responses';
@@ -29,6 +30,8 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['SecurityAdvisory', advisorySchema],
   ['DependencyAlert', alertSchema],
   ['DependencyAlertWithRepository', alertWithRepositorySchema],
+  ['DependencySnapshotCreated', snapshotCreatedSchema],
+  ['DependencySbom', sbomSchema],
   ['Error', errorBodySchema],
 ];
 

@@ -1,5 +1,6 @@
 import { ATTESTATION_OPERATIONS } from './attestations';
 import { DEPENDENCY_ALERT_OPERATIONS } from './dependency-alerts';
+import { DEPENDENCY_GRAPH_OPERATIONS } from './dependency-graph';
 import { OIDC_OPERATIONS } from './oidc';
 import type { Operation } from './operation';
 import { ORG_ROLE_OPERATIONS } from './org-roles';
@@ -15,6 +16,7 @@ const CATALOGUE = {
   ...OIDC_OPERATIONS,
   ...ATTESTATION_OPERATIONS,
   ...DEPENDENCY_ALERT_OPERATIONS,
+  ...DEPENDENCY_GRAPH_OPERATIONS,
 };
 
 export type OperationName = keyof typeof CATALOGUE;
