@@ -5,6 +5,7 @@ import { buildSchemaSync } from 'type-graphql';
 import { AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations } from '../modules/accounts/graphql/account.resolver';
 import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, RepositoryAlerts } from '../modules/dependency-alerts/graphql/alert.resolver';
 import { AttestationMutations, AttestationSubjects, RepositoryAttestations } from '../modules/attestations/graphql/attestation.resolver';
+import { DependencySnapshotMutations, RepositoryDependencies } from '../modules/dependency-graph/graphql/dependency.resolver';
 import { EnterpriseOidc, OidcMutations, OrganizationOidc, RepositoryOidc } from '../modules/oidc/graphql/oidc.resolver';
 import { OrganizationRoleHolders, OrganizationRoleMutations, OrganizationRoles } from '../modules/org-roles/graphql/role.resolver';
 import { NodeQuery } from './node.resolver';
@@ -15,6 +16,7 @@ export const RESOLVERS = [
   OrganizationRoles, OrganizationRoleHolders, OrganizationRoleMutations,
   EnterpriseOidc, OrganizationOidc, RepositoryOidc, OidcMutations,
   RepositoryAttestations, AttestationSubjects, AttestationMutations,
+  RepositoryDependencies, DependencySnapshotMutations,
 ] as const;
 
 let built: GraphQLSchema | undefined;

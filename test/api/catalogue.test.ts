@@ -63,8 +63,8 @@ it('describes every entry in /openapi.json as the catalogue says', async () => {
 });
 
 describe('the catalogue', () => {
-  it('numbers the spec\'s operations #1 to #27, each once, with distinct operationIds and routes', () => {
-    expect(OPERATION_LIST.map((entry) => entry.number)).toEqual(Array.from({ length: 27 }, (_, i) => i + 1));
+  it('numbers the spec\'s operations #1 to #27 and Part 2\'s S1–S2 as #28–#29, each once, with distinct operationIds and routes', () => {
+    expect(OPERATION_LIST.map((entry) => entry.number)).toEqual(Array.from({ length: 29 }, (_, i) => i + 1));
     expect(new Set(OPERATION_LIST.map((entry) => entry.operationId)).size).toBe(OPERATION_LIST.length);
     const routes = TEMPLATES.map(({ method, template }) => `${method} ${template.replace(/\{\w+\}/g, '{}')}`);
     expect(new Set(routes).size).toBe(routes.length);
