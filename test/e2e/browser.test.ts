@@ -41,11 +41,11 @@ const headersEditor = () => {
 
 const onlyLocal = (requested: string[]) => requested.filter((url) => !url.startsWith(t.url) && !url.startsWith('data:'));
 
-it('/docs renders the description with all 27 operations, from orgsec alone', async () => {
+it('/docs renders the description with all 29 operations (the spec\'s 27 and Part 2\'s S1–S2), from orgsec alone', async () => {
   const { page, requested } = await openPage();
   await page.goto(`${t.url}/docs`);
   await page.getByText('Create an attestation', { exact: true }).first().waitFor({ timeout: 20_000 });
-  expect(await page.locator('.opblock').count()).toBe(27);
+  expect(await page.locator('.opblock').count()).toBe(29);
   expect(onlyLocal(requested)).toEqual([]);
 }, 40_000);
 
