@@ -14,7 +14,9 @@ export function purlProblem(value: string): string | undefined {
     PackageURL.fromString(value);
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    // The parser reports bad input with its PurlError; anything else is a slip inside it (2.0.1's
+    // golang check throws a ReferenceError for a version of "v" and no semver): still a refusal.
+    return error instanceof Error && error.constructor.name === 'PurlError' ? error.message : 'its components are not valid for its type';
   }
 }
 
