@@ -21,6 +21,8 @@ import { graphqlRequestGuard, jsonParser } from './http/body';
 import { advisoriesRoutes } from './modules/advisories/advisories.routes';
 import { attestationsRoutes } from './modules/attestations/attestations.routes';
 import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
+import { dependencyGraphRoutes } from './modules/dependency-graph/dependency-graph.routes';
+import { MAX_SNAPSHOT_BYTES } from './modules/dependency-graph/dependency-graph.schemas';
 import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
 import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
@@ -85,6 +87,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(...identified, rateLimit(services.rateLimiter, 'core'), limitQueryLength);
   // A body is parsed once: bundles may be larger than the default limit.
   api.post(expressPath(OPERATIONS.createAttestation.path), jsonParser(MAX_BUNDLE_BYTES));
+  api.post(expressPath(OPERATIONS.createDependencySnapshot.path), jsonParser(MAX_SNAPSHOT_BYTES));
   api.use(jsonParser());
   api.use(bindRequestServices(services, (req) => req.method === 'GET' || req.method === 'HEAD'));
   api.use(apiVersion);
@@ -98,6 +101,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(oidcRoutes(cached));
   api.use(attestationsRoutes(cached));
   api.use(advisoriesRoutes(cached));
+  api.use(dependencyGraphRoutes(cached));
   api.use(unknownRoute);
 
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in

@@ -22,6 +22,8 @@ import { AlertsStore } from './modules/dependency-alerts/alerts.store';
 import { DependencyAlertsService, storeReferences, type AlertReferences } from './modules/dependency-alerts/alerts.service';
 import { alertJson, freshFragments } from './modules/dependency-alerts/alerts.serializers';
 import { cachedAlertJson, cachedFragments } from './modules/dependency-alerts/alerts.cached-json';
+import { DependencyGraphService } from './modules/dependency-graph/dependency-graph.service';
+import { DependencySnapshotsStore } from './modules/dependency-graph/dependency-snapshots.store';
 import { OidcService } from './modules/oidc/oidc.service';
 import { OidcStore } from './modules/oidc/oidc.store';
 import { OrgRolesService } from './modules/org-roles/org-roles.service';
@@ -82,6 +84,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const attestationStore = new AttestationsStore();
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
+  const snapshotStore = new DependencySnapshotsStore();
   const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore });
 
   const rangesStore = new GlobalAdvisoriesStore(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }).advisoriesByIds);
@@ -103,6 +106,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       oidc: () => new OidcService({ db, lookups: lookups(), oidc: oidcStore }),
       attestations: () => new AttestationsService({ db, lookups: lookups(), attestations: attestationStore, accounts }),
       dependencyAlerts: () => new DependencyAlertsService({ db, lookups: lookups(), alerts: alertStore, accounts, access, references: referencesAt(versions) }),
+      dependencyGraph: () => new DependencyGraphService({ db, lookups: lookups(), snapshots: snapshotStore }),
       /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
       // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
@@ -120,7 +124,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     authorizer,
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
-    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore }),
+    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),
   };

@@ -18,6 +18,7 @@ import * as createDataVersions from './20261123130000_create_data_versions';
 import * as widenAlertListIndexes from './20261123140000_widen_alert_list_indexes';
 import * as renameWorldVersionToReference from './20261127010000_rename_world_version_to_reference';
 import * as extendAdvisoriesForOsv from './20261127030000_extend_advisories_for_osv';
+import * as createDependencySnapshots from './20261127050000_create_dependency_snapshots';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,6 +42,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261123140000_widen_alert_list_indexes', widenAlertListIndexes],
   ['20261127010000_rename_world_version_to_reference', renameWorldVersionToReference],
   ['20261127030000_extend_advisories_for_osv', extendAdvisoriesForOsv],
+  ['20261127050000_create_dependency_snapshots', createDependencySnapshots],
 ];
 
 /** A knex migration source over the list above. */

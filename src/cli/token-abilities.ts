@@ -30,6 +30,7 @@ const PERMISSION_WORDS: Record<PermissionKey, string> = {
   actions: 'Actions (OIDC)',
   attestations: 'attestations',
   dependency_alerts: 'dependency alerts',
+  contents: 'contents (dependency snapshots, SBOM)',
 };
 
 const TYPE_WORDS: Record<TokenDeclaration['type'], string> = {

@@ -5,6 +5,7 @@ import { buildSchemaSync } from 'type-graphql';
 import { AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations } from '../modules/accounts/graphql/account.resolver';
 import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, RepositoryAlerts } from '../modules/dependency-alerts/graphql/alert.resolver';
 import { AttestationMutations, AttestationSubjects, RepositoryAttestations } from '../modules/attestations/graphql/attestation.resolver';
+import { DependencySnapshotMutations, RepositoryDependencies } from '../modules/dependency-graph/graphql/dependency.resolver';
 import { EnterpriseOidc, OidcMutations, OrganizationOidc, RepositoryOidc } from '../modules/oidc/graphql/oidc.resolver';
 import { OrganizationRoleHolders, OrganizationRoleMutations, OrganizationRoles } from '../modules/org-roles/graphql/role.resolver';
 import { SecurityAdvisoryQueries } from '../modules/advisories/graphql/advisory.resolver';
@@ -17,6 +18,7 @@ export const RESOLVERS = [
   EnterpriseOidc, OrganizationOidc, RepositoryOidc, OidcMutations,
   RepositoryAttestations, AttestationSubjects, AttestationMutations,
   SecurityAdvisoryQueries,
+  RepositoryDependencies, DependencySnapshotMutations,
 ] as const;
 
 let built: GraphQLSchema | undefined;

@@ -3,6 +3,7 @@ import { errorBodySchema } from '../errors/http.responses';
 import { repositorySummarySchema, teamSummarySchema, userSummarySchema } from '../modules/accounts/accounts.responses';
 import { globalAdvisorySchema, globalVulnerabilitySchema } from '../modules/advisories/advisories.responses';
 import { attestationCreatedSchema, attestationListSchema, attestationSchema } from '../modules/attestations/attestations.responses';
+import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/dependency-graph.responses';
 import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
 import { roleListSchema, roleSchema, roleTeamSchema, roleUserSchema } from '../modules/org-roles/org-roles.responses';
@@ -32,6 +33,8 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['DependencyAlertWithRepository', alertWithRepositorySchema],
   ['GlobalVulnerability', globalVulnerabilitySchema],
   ['GlobalAdvisory', globalAdvisorySchema],
+  ['DependencySnapshotCreated', snapshotCreatedSchema],
+  ['DependencySbom', sbomSchema],
   ['Error', errorBodySchema],
 ];
 

@@ -172,6 +172,7 @@ const TAG_DESCRIPTIONS: Record<OperationTag, string> = {
   'dependency-alerts': 'Dependency alerts (public preview): list the alerts of an enterprise, an organization or a repository, read one, and dismiss, reopen or assign it. '
     + 'Every path here also answers with the segment `dependabot` in place of `dependency-bot`, so clients generated for that layout work unchanged; `Link` URLs keep the segment the request used.',
   advisories: 'The global advisory database: security advisories imported from the public OSV format, searchable by package and version, without a token.',
+  'dependency-graph': 'Dependency graph: submit what a repository depends on (a snapshot from CI) and export its current dependencies as an SPDX SBOM.',
 };
 
 /** The OpenAPI 3.1 description of the REST API (spec §4, operations #1–#27). */

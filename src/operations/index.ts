@@ -1,6 +1,7 @@
 import { ADVISORY_OPERATIONS } from './advisories';
 import { ATTESTATION_OPERATIONS } from './attestations';
 import { DEPENDENCY_ALERT_OPERATIONS } from './dependency-alerts';
+import { DEPENDENCY_GRAPH_OPERATIONS } from './dependency-graph';
 import { OIDC_OPERATIONS } from './oidc';
 import type { Operation } from './operation';
 import { ORG_ROLE_OPERATIONS } from './org-roles';
@@ -17,6 +18,7 @@ const CATALOGUE = {
   ...ATTESTATION_OPERATIONS,
   ...DEPENDENCY_ALERT_OPERATIONS,
   ...ADVISORY_OPERATIONS,
+  ...DEPENDENCY_GRAPH_OPERATIONS,
 };
 
 export type OperationName = keyof typeof CATALOGUE;

@@ -90,6 +90,12 @@ const SAMPLES: Record<OperationName, OperationSample> = {
 
   listGlobalAdvisories: { params: {}, query: { ecosystem: 'npm', per_page: '10' } },
   getGlobalAdvisory: { params: { svcsa_id: DEMO_ADVISORY }, ...none },
+  createDependencySnapshot: { params: api, query: {}, body: {
+    version: 0, sha: 'b'.repeat(40), ref: 'refs/heads/main', scanned: '2026-03-01T00:00:00Z',
+    job: { id: 'sample-1', correlator: 'sample' }, detector: { name: 'sample-detector', version: '1.0.0', url: 'https://example.com/detector' },
+    manifests: { 'package-lock.json': { name: 'package-lock.json', resolved: { 'left-pad': { package_url: 'pkg:npm/left-pad@1.3.0', relationship: 'direct' } } } },
+  } },
+  getDependencySbom: { params: api, ...none },
 };
 
 /** The JSON fields a body schema accepts (through a transform into its domain type too). */

@@ -13,7 +13,12 @@ import { NEWCOMER, SCRATCH_TEAM, addProperty, deleteProperty, type Caller } from
 
 export const FIXTURE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'sigstore-bundle-v0.3-provenance.json'), 'utf8'));
 export const DIGEST = 'sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548';
-export const ROLE = 8132; // all_repo_read: exists in every organization
+export const ROLE = 8132;
+export const SNAPSHOT = {
+  version: 0, sha: 'a'.repeat(40), ref: 'refs/heads/security-matrix', scanned: '2026-03-01T00:00:00Z',
+  job: { id: 'matrix', correlator: 'matrix' }, detector: { name: 'matrix', version: '1', url: 'https://example.com/matrix' },
+  manifests: { 'package-lock.json': { name: 'package-lock.json', resolved: { 'left-pad': { package_url: 'pkg:npm/left-pad@1.3.0' } } } },
+}; // all_repo_read: exists in every organization
 
 export type Method = HttpMethod;
 export interface SecurityOperation {
@@ -41,6 +46,8 @@ const BODIES: Partial<Record<OperationName, (caller: Caller) => object>> = {
   createAttestation: () => ({ bundle: FIXTURE }),
   // Replacing no assignees with none: a success that leaves the alert as every other row finds it.
   updateDependencyAlert: () => ({ assignees: [] }),
+  // A snapshot of another branch: stored, never applied, so no caller's answers change.
+  createDependencySnapshot: () => SNAPSHOT,
 };
 
 /**

@@ -56,7 +56,7 @@ export const ADVISORY = 'SVCSA-sec-0001';
 const ALL_SCOPES = [...CLASSIC_SCOPES];
 const ALL_WRITE: Permissions = {
   organization_custom_roles: 'write', members: 'write', organization_administration: 'write', enterprise_administration: 'write',
-  actions: 'write', attestations: 'write', dependency_alerts: 'write',
+  actions: 'write', attestations: 'write', dependency_alerts: 'write', contents: 'write',
 };
 const ALL_READ: Permissions = Object.fromEntries(Object.keys(ALL_WRITE).map((key) => [key, 'read']));
 

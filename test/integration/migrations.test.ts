@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { migrations } from '../../db/migrations';
-import { DATA_TABLES } from '../../db/migrations/20261123130000_create_data_versions';
+import { DATA_TABLES as FIRST_DATA_TABLES } from '../../db/migrations/20261123130000_create_data_versions';
+import { SNAPSHOT_TABLES } from '../../db/migrations/20261127050000_create_dependency_snapshots';
 import { migrateLatest, rollbackAll } from '../../src/database/migrate';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
@@ -11,14 +12,17 @@ const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'db', 'migrations');
 // The schema the migrations build, kept by hand: a table added or dropped without a test noticing fails here.
 const APP_TABLES = [
   'accounts', 'advisories', 'advisory_vulnerabilities', 'attestation_subjects', 'attestations', 'data_versions',
-  'dependency_alert_assignees', 'dependency_alerts', 'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises',
+  'dependency_alert_assignees', 'dependency_alerts', 'dependency_snapshot_manifests', 'dependency_snapshot_packages', 'dependency_snapshots',
+  'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises',
   'organization_custom_properties', 'organization_members', 'organization_oidc_property_inclusions',
   'organization_oidc_subject_templates', 'organization_role_teams', 'organization_role_users', 'organization_roles',
-  'organizations', 'rate_limit_counters', 'repositories', 'repository_collaborators', 'repository_custom_property_values',
+  'organizations', 'rate_limit_counters', 'repositories', 'repository_collaborators', 'repository_current_snapshots', 'repository_custom_property_values',
   'repository_deployment_records', 'repository_oidc_subject_templates', 'repository_storage_records',
   'team_members', 'team_repositories', 'teams', 'token_repositories', 'tokens',
 ];
 const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
+/** The tables whose writes move data_versions.data, by the migrations that made them so. */
+const DATA_TABLES = [...FIRST_DATA_TABLES, ...SNAPSHOT_TABLES];
 
 const PREDEFINED_ROLES = [
   { id: 138, name: 'security_manager' },

@@ -2,7 +2,7 @@ import { OPERATIONS, type OperationName } from '../../src/operations';
 import { encodeNodeId, type NodeType } from '../../src/shared/node-id';
 import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { errorPaths, outcomeFor, outcomeOf, type GraphQLAnswer } from '../helpers/graphql-outcome';
-import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, ownedTargetKind } from '../helpers/security-operations';
+import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, SNAPSHOT, ownedTargetKind } from '../helpers/security-operations';
 import { hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
@@ -86,6 +86,7 @@ const ENTRIES: Record<EntryKind, Entry> = {
       field('repository', 'attestations', `attestations(subjectDigest: "${DIGEST}") { totalCount }`, 'listAttestations'),
       field('repository', 'dependencyAlerts', 'dependencyAlerts { totalCount }', 'listRepoDependencyAlerts'),
       field('repository', 'dependencyAlert', 'dependencyAlert(number: 1) { number }', 'getDependencyAlert'),
+      field('repository', 'dependencies', 'dependencies { totalCount }', 'getDependencySbom'),
     ],
   },
 };
@@ -172,9 +173,10 @@ const MUTATIONS: Mutation[] = [
   { operation: 'setRepoOidcSubjectTemplate', name: 'setRepositoryOidcSubjectClaimTemplate', inputType: 'SetRepositorySubjectClaimTemplateInput', input: (tg) => ({ ...repoInput(tg), useDefault: true }) },
   { operation: 'createAttestation', name: 'createAttestation', inputType: 'CreateAttestationInput', input: (tg) => ({ ...repoInput(tg), bundle: FIXTURE }) },
   { operation: 'updateDependencyAlert', name: 'updateDependencyAlert', inputType: 'UpdateDependencyAlertInput', input: (tg) => ({ ...repoInput(tg), number: 1, assignees: [] }) },
+  { operation: 'createDependencySnapshot', name: 'submitDependencySnapshot', inputType: 'SubmitDependencySnapshotInput', input: (tg) => ({ ...repoInput(tg), snapshot: SNAPSHOT }) },
 ];
 
-const SUCCESS: Partial<Record<OperationName, number>> = { createEnterpriseOidcInclusion: 201, createOrgOidcInclusion: 201, setOrgOidcSubjectTemplate: 201, setRepoOidcSubjectTemplate: 201, createAttestation: 201, updateDependencyAlert: 200 };
+const SUCCESS: Partial<Record<OperationName, number>> = { createEnterpriseOidcInclusion: 201, createOrgOidcInclusion: 201, setOrgOidcSubjectTemplate: 201, setRepoOidcSubjectTemplate: 201, createAttestation: 201, updateDependencyAlert: 200, createDependencySnapshot: 201 };
 const expectedMutation = (caller: Caller, m: Mutation, target: Target) =>
   (caller.refused ? 'HTTP 401 UNAUTHENTICATED' : outcomeFor(oracle.expect(caller, m.operation, target, SUCCESS[m.operation] ?? 204), m.name));
 

@@ -31,6 +31,9 @@ const SPEC_SECTION_5: Record<string, { scopes: string[]; publicScopes?: string[]
   '#25': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:read' },
   '#26': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:read' },
   '#27': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:write' },
+  // interfaces.md Part 2 "Dependency snapshots and computed alerts": S1 and S2.
+  '#30': { scopes: ['repo'], publicScopes: ['public_repo'], permission: 'contents:write' },
+  '#31': { scopes: ['repo'], permission: 'contents:read' },
 };
 
 // Who may call (spec §4.1 rules, §5 "Who may call", reference.md for alerts).
@@ -41,10 +44,11 @@ const CALLERS: Record<string, string> = {
   '#14': 'orgOidcAdmin', '#15': 'orgOidcAdmin', '#16': 'orgOidcAdmin', '#17': 'orgOidcAdmin', '#18': 'orgOidcAdmin',
   '#19': 'repoReader', '#20': 'repoWriter',
   '#23': 'enterpriseMember', '#24': 'orgSecurityManager', '#25': 'repoAlertManager', '#26': 'repoAlertManager', '#27': 'repoAlertManager',
+  '#30': 'repoWriter', '#31': 'repoReader',
 };
 
 const entries = OPERATION_LIST.map((entry) => ({ spec: `#${entry.number}`, ...entry.requirement }));
-/** interfaces.md Part 2's operations, numbered on from 28: the global advisory database needs no token. */
+/** interfaces.md Part 2's global advisory database (#28, #29) needs no token. */
 const PART_2: Record<string, string> = { '#28': 'public', '#29': 'public' };
 
 it('has exactly one entry per spec operation, #1 to #27, then Part 2\'s', () => {
@@ -66,6 +70,6 @@ it.each(Object.entries(SPEC_SECTION_5))('%s asks for the scopes and permission o
   if (CALLERS[spec]) expect(entry.caller).toBe(CALLERS[spec]);
 });
 
-it('lets only #19 and #22 be called without a token, on public repositories', () => {
-  expect(entries.filter((r) => r.publicRead).map((r) => r.spec).sort()).toEqual(['#19', '#22']);
+it('lets only #19, #22 and S2 (#31) be called without a token, on public repositories', () => {
+  expect(entries.filter((r) => r.publicRead).map((r) => r.spec).sort()).toEqual(['#19', '#22', '#31']);
 });

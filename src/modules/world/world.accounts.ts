@@ -183,7 +183,7 @@ export async function loadRepositories(ctx: SectionContext, repositories: World[
     const entry = `repositories[${i}] "${r.owner}/${r.name}"`;
     const owner = await ctx.accounts.findAccountByLogin(trx, r.owner);
     if (!owner) fail(entry, `owner "${r.owner}" does not exist`);
-    const values = defined({ name: r.name, private: booleanColumn(r.private), description: r.description, fork: booleanColumn(r.fork) });
+    const values = defined({ name: r.name, private: booleanColumn(r.private), description: r.description, fork: booleanColumn(r.fork), default_branch: r.default_branch });
     const existing = await trx('repositories').where({ owner_id: owner.id, name_key: nameKey(r.name) }).first('id');
     let id: number;
     if (existing) {

@@ -4,6 +4,7 @@ import { nowTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AttestationsStore } from '../attestations/attestations.store';
+import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import type { OrgRolesStore } from '../org-roles/org-roles.store';
 import { declarationKey, type TokensService } from '../tokens/tokens.service';
@@ -12,6 +13,7 @@ import {
   type SectionContext,
 } from './world.accounts';
 import { loadAlerts } from './world.alerts';
+import { loadDependencySnapshots } from './world.dependency-graph';
 import type { World } from './world.schema';
 import { loadAdvisories, loadAttestations, loadOidc, pruneEnterpriseInclusions } from './world.security';
 import { worldSourceOf, type WorldSource } from './world.source';
@@ -41,6 +43,7 @@ export interface LoadOptions {
 // Every table a world declares, children first, for --replace. The predefined
 // organization roles (org_id null) are part of the schema, not of a world.
 const WORLD_TABLES = [
+  'repository_current_snapshots', 'dependency_snapshot_packages', 'dependency_snapshot_manifests', 'dependency_snapshots',
   'attestation_subjects', 'attestations', 'dependency_alert_assignees', 'dependency_alerts', 'advisory_vulnerabilities', 'advisories',
   'repository_oidc_subject_templates', 'organization_oidc_subject_templates', 'organization_oidc_property_inclusions',
   'enterprise_oidc_property_inclusions', 'token_repositories', 'tokens', 'organization_role_teams', 'organization_role_users',
@@ -52,7 +55,7 @@ const WORLD_TABLES = [
 /** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
 export class WorldLoader {
   constructor(
-    private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore },
+    private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; snapshots: DependencySnapshotsStore },
   ) {}
 
   /** Loads a world given whole (in-process). */
@@ -87,6 +90,7 @@ export class WorldLoader {
         await loadAlerts(ctx, source, this.deps.alerts, (done) => progress(`alerts: ${done}/${source.alertCount}`));
         alertsParsed = true;
         await loadAttestations(ctx, world.attestations, this.deps.attestations);
+        await loadDependencySnapshots(ctx, world.dependency_snapshots, this.deps.snapshots);
         await loadOidc(ctx, world.oidc);
         await pruneEnterpriseInclusions(trx);
         const generatedTokens = await this.loadTokens(trx, world.tokens);
@@ -141,6 +145,7 @@ function countsOf(world: World, alerts: number): Record<string, number> {
     advisories: world.advisories.length,
     alerts,
     attestations: world.attestations.length,
+    dependency_snapshots: world.dependency_snapshots.length,
     oidc_settings:
       (oidc.enterprise_property_inclusions?.length ?? 0) + (oidc.organization_property_inclusions?.length ?? 0)
       + (oidc.organization_subject_templates?.length ?? 0) + (oidc.repository_subject_templates?.length ?? 0),

@@ -3,6 +3,7 @@ import { storableText } from '../../shared/storable-text';
 import { CLASSIC_SCOPES, PERMISSION_KEYS } from '../../auth/grants';
 import { hasValidChecksum } from '../../auth/token-format';
 import { claimKeys, customPropertyName } from '../../shared/names';
+import { branchName, submissionSchema } from '../dependency-graph/dependency-graph.schemas';
 
 // The world-file format of interfaces.md, strict: an unknown key is an error that names it.
 // Enumerations are the spec's; a value outside them would make an API answer lie.
@@ -96,6 +97,8 @@ const repositorySchema = z.strictObject({
   private: z.boolean().optional(),
   description: nullableText,
   fork: z.boolean().optional(),
+  // Only snapshots of refs/heads/<default_branch> are applied (interfaces.md Part 2).
+  default_branch: branchName.optional(),
   custom_properties: z.record(propertyName, z.union([storableText(), z.array(storableText())])).optional(),
   collaborators: z.array(z.strictObject({ login, permission: z.enum(REPO_PERMISSIONS) })).optional(),
   // Facts the organization alert filters match on (spec §4.4).
@@ -170,6 +173,9 @@ export const alertSchema = z
 
 const attestationSchema = z.strictObject({ repository: repoRef, bundle: z.record(storableText(), z.unknown()) });
 
+/** S1's body with the repository it is for, checked as S1 checks it. */
+const dependencySnapshotSchema = submissionSchema.extend({ repository: repoRef });
+
 const oidcSchema = z.strictObject({
   enterprise_property_inclusions: z.array(z.strictObject({ enterprise: slug, custom_property_name: propertyName })).optional(),
   organization_property_inclusions: z.array(z.strictObject({ org: login, custom_property_name: propertyName })).optional(),
@@ -228,6 +234,7 @@ export const worldSchema = z.strictObject({
   advisories: z.array(advisorySchema).default([]),
   alerts: z.array(alertSchema).default([]),
   attestations: z.array(attestationSchema).default([]),
+  dependency_snapshots: z.array(dependencySnapshotSchema).default([]),
   oidc: oidcSchema.default({}),
   tokens: z.array(tokenDeclarationSchema).default([]),
 });

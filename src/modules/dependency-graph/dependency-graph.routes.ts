@@ -1,0 +1,35 @@
+import { Router, type RequestHandler, type Response } from 'express';
+import { jsonBody } from '../../http/body';
+import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
+import { route } from '../../http/operation';
+import { sendJson } from '../../http/respond';
+import { parseInput } from '../../http/validate';
+import { nowTimestamp } from '../../shared/time';
+import { SNAPSHOT_INPUT, repoPath, snapshotBody } from './dependency-graph.schemas';
+import { spdxDocument } from './spdx-document';
+
+const dependencyGraphOf = (res: Response) => servicesOf(res).dependencyGraph;
+
+/** Interfaces.md Part 2, S1–S2. */
+export function dependencyGraphRoutes(cached: RequestHandler): Router {
+  const router = Router();
+
+  route(router, 'createDependencySnapshot', async (req, res) => {
+    const p = parseInput(repoPath, req.params, SNAPSHOT_INPUT);
+    const input = parseInput(snapshotBody, jsonBody(req), SNAPSHOT_INPUT);
+    const receipt = await dependencyGraphOf(res).submit(principalOf(res), p.owner, p.repo, input);
+    sendJson(res, 201, { id: receipt.id, created_at: receipt.createdAt, result: receipt.result, message: receipt.message });
+  });
+
+  route(router, 'getDependencySbom', cached, async (req, res) => {
+    const p = parseInput(repoPath, req.params, SNAPSHOT_INPUT);
+    const current = await dependencyGraphOf(res).current(principalOf(res), p.owner, p.repo);
+    const subject = {
+      owner: current.repo.ownerLogin, name: current.repo.name, defaultBranch: current.defaultBranch,
+      apiBase: apiBaseOf(res), created: current.updatedAt ?? nowTimestamp(),
+    };
+    sendJson(res, 200, { sbom: spdxDocument(subject, current.dependencies) });
+  });
+
+  return router;
+}

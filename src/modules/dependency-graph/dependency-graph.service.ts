@@ -1,0 +1,41 @@
+import type { Knex } from 'knex';
+import type { Principal } from '../../auth/principal';
+import { withTransaction } from '../../database/transaction';
+import { nowTimestamp } from '../../shared/time';
+import type { RepositoryRecord } from '../accounts/accounts.types';
+import type { AuthorizedLookups } from '../accounts/authorized-lookups';
+import { currentDependencies } from './current-dependencies';
+import type { CurrentDependency, SnapshotInput, SnapshotReceipt } from './dependency-graph.types';
+import type { DependencySnapshotsStore } from './dependency-snapshots.store';
+import { recordSnapshot } from './snapshot-recording';
+
+/** A repository's current dependencies, with what an SBOM of them names. */
+export interface RepositoryDependencies {
+  repo: RepositoryRecord;
+  defaultBranch: string;
+  /** When the newest current snapshot was received; null when there is none. */
+  updatedAt: string | null;
+  dependencies: CurrentDependency[];
+}
+
+/** Interfaces.md Part 2, S1–S2: dependency snapshots in, the current dependency set out. */
+export class DependencyGraphService {
+  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore }) {}
+
+  /** S1: stores a checked submission and applies it to the default branch's dependencies when it is for it. */
+  async submit(principal: Principal, owner: string, name: string, input: SnapshotInput): Promise<SnapshotReceipt> {
+    return withTransaction(this.deps.db, async (trx) => {
+      const repo = await this.deps.lookups.repo(trx, principal, 'createDependencySnapshot', owner, name);
+      return recordSnapshot(trx, this.deps.snapshots, repo.id, input, nowTimestamp());
+    });
+  }
+
+  /** S2's reading: the repository's current dependency set (also GraphQL's `dependencies`). */
+  async current(principal: Principal, owner: string, name: string): Promise<RepositoryDependencies> {
+    const { db, snapshots } = this.deps;
+    const repo = await this.deps.lookups.repo(db, principal, 'getDependencySbom', owner, name);
+    const contributions = await snapshots.currentContributions(db, repo.id);
+    const updatedAt = contributions.reduce<string | null>((latest, c) => (latest === null || c.createdAt > latest ? c.createdAt : latest), null);
+    return { repo, defaultBranch: await snapshots.defaultBranchOf(db, repo.id), updatedAt, dependencies: currentDependencies(contributions) };
+  }
+}

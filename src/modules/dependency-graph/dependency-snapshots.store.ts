@@ -1,0 +1,119 @@
+import type { Executor } from '../../database/transaction';
+import type { DependencyPackage, SnapshotInput, SnapshotResult } from './dependency-graph.types';
+
+/** Rows per multi-row insert: well under either dialect's limit on bound values. */
+const CHUNK = 200;
+
+/** The manifests one current snapshot contributes, in the order they were sent. */
+export interface SnapshotContribution {
+  snapshotId: number;
+  correlator: string;
+  detectorName: string;
+  createdAt: string;
+  manifests: Array<{ name: string; sourceLocation: string | null; packages: StoredPackage[] }>;
+}
+
+export interface StoredPackage {
+  id: number;
+  packageUrl: string;
+  package: DependencyPackage;
+  scope: 'runtime' | 'development';
+  relationship: 'direct' | 'indirect' | 'unknown';
+  dependencies: string[];
+}
+
+/** Snapshots as submitted, and which one is current per (correlator, detector). */
+export class DependencySnapshotsStore {
+  /** The branch whose snapshots are applied (refs/heads/<default_branch>). */
+  async defaultBranchOf(db: Executor, repoId: number): Promise<string> {
+    const row = await db('repositories').where('id', repoId).first('default_branch');
+    return String(row?.default_branch ?? 'main');
+  }
+
+  /** Stores a submission whole; answers its id. */
+  async insert(db: Executor, repoId: number, input: SnapshotInput, result: SnapshotResult, now: string): Promise<number> {
+    const [row] = await db('dependency_snapshots').insert({
+      repo_id: repoId, version: input.version, job_id: input.job.id, correlator: input.job.correlator, job_html_url: input.job.htmlUrl,
+      sha: input.sha, ref: input.ref, detector_name: input.detector.name, detector_version: input.detector.version, detector_url: input.detector.url,
+      scanned: input.scanned, metadata: JSON.stringify(input.metadata), result, created_at: now,
+    }).returning('id');
+    const snapshotId = Number(row.id ?? row);
+    for (const manifest of input.manifests) {
+      const [m] = await db('dependency_snapshot_manifests').insert({
+        snapshot_id: snapshotId, manifest_key: manifest.key, name: manifest.name, source_location: manifest.sourceLocation, metadata: JSON.stringify(manifest.metadata),
+      }).returning('id');
+      const manifestId = Number(m.id ?? m);
+      const rows = manifest.resolved.map((r) => ({
+        manifest_id: manifestId, package_key: r.key, package_url: r.packageUrl, purl_type: r.package.purlType, ecosystem: r.package.ecosystem,
+        package_name: r.package.name, version: r.package.version, scope: r.scope, relationship: r.relationship,
+        dependencies: JSON.stringify(r.dependencies), metadata: JSON.stringify(r.metadata),
+      }));
+      for (let i = 0; i < rows.length; i += CHUNK) await db('dependency_snapshot_packages').insert(rows.slice(i, i + CHUNK));
+    }
+    return snapshotId;
+  }
+
+  /** Whether the same submission (job, detector, commit, ref, scan time) is stored already. */
+  async isStored(db: Executor, repoId: number, input: SnapshotInput): Promise<boolean> {
+    const row = await db('dependency_snapshots').where({
+      repo_id: repoId, job_id: input.job.id, correlator: input.job.correlator, detector_name: input.detector.name,
+      sha: input.sha, ref: input.ref, scanned: input.scanned,
+    }).first('id');
+    return row !== undefined;
+  }
+
+  async setResult(db: Executor, snapshotId: number, result: SnapshotResult): Promise<void> {
+    await db('dependency_snapshots').where('id', snapshotId).update({ result });
+  }
+
+  /**
+   * Makes a snapshot the current one of its (correlator, detector) unless a current one was
+   * scanned later; one statement, so concurrent submissions of one pair keep the newest.
+   * Answers whether it is now current.
+   */
+  async makeCurrent(db: Executor, repoId: number, input: SnapshotInput, snapshotId: number): Promise<boolean> {
+    const key = { repo_id: repoId, correlator: input.job.correlator, detector_name: input.detector.name };
+    await db('repository_current_snapshots')
+      .insert({ ...key, snapshot_id: snapshotId, scanned: input.scanned })
+      .onConflict(['repo_id', 'correlator', 'detector_name'])
+      .merge(['snapshot_id', 'scanned'])
+      .whereRaw('repository_current_snapshots.scanned <= excluded.scanned');
+    const current = await db('repository_current_snapshots').where(key).first('snapshot_id');
+    return Number(current?.snapshot_id) === snapshotId;
+  }
+
+  /** The current snapshots of a repository with their manifests and packages, by correlator then detector. */
+  async currentContributions(db: Executor, repoId: number): Promise<SnapshotContribution[]> {
+    const rows: Array<Record<string, any>> = await db('repository_current_snapshots as c')
+      .join('dependency_snapshots as s', 's.id', 'c.snapshot_id')
+      .join('dependency_snapshot_manifests as m', 'm.snapshot_id', 's.id')
+      .leftJoin('dependency_snapshot_packages as p', 'p.manifest_id', 'm.id')
+      .where('c.repo_id', repoId)
+      .orderBy([{ column: 'c.correlator' }, { column: 'c.detector_name' }, { column: 'm.id' }, { column: 'p.id' }])
+      .select('s.id as snapshot_id', 'c.correlator', 'c.detector_name', 's.created_at', 'm.id as manifest_id', 'm.name as manifest_name',
+        'm.source_location', 'p.id', 'p.package_url', 'p.purl_type', 'p.ecosystem', 'p.package_name', 'p.version', 'p.scope', 'p.relationship', 'p.dependencies');
+    const contributions: SnapshotContribution[] = [];
+    let manifestId: number | undefined;
+    for (const row of rows) {
+      let contribution = contributions.at(-1);
+      if (contribution?.snapshotId !== Number(row.snapshot_id)) {
+        contribution = { snapshotId: Number(row.snapshot_id), correlator: row.correlator, detectorName: row.detector_name, createdAt: row.created_at, manifests: [] };
+        contributions.push(contribution);
+      }
+      if (manifestId !== Number(row.manifest_id)) {
+        manifestId = Number(row.manifest_id);
+        contribution.manifests.push({ name: row.manifest_name, sourceLocation: row.source_location ?? null, packages: [] });
+      }
+      if (row.id === null || row.id === undefined) continue;
+      contribution.manifests.at(-1)!.packages.push({
+        id: Number(row.id),
+        packageUrl: row.package_url,
+        package: { purlType: row.purl_type, ecosystem: row.ecosystem ?? null, name: row.package_name, version: row.version ?? null },
+        scope: row.scope,
+        relationship: row.relationship,
+        dependencies: JSON.parse(row.dependencies),
+      });
+    }
+    return contributions;
+  }
+}
