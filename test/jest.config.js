@@ -41,4 +41,7 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 // Finds or installs the Chromium the browser tests drive (see the file).
-module.exports = { projects, testTimeout: 30000, globalSetup: path.join(__dirname, 'setup', 'chromium.js') };
+// Test files run one after another in a worker process that is replaced once it holds more
+// than 2 GB after a file: ESM support (vm modules) keeps every file's module graph alive, and
+// run in band (one worker, on a 2-core machine) the whole suite outgrew Node's 4 GB heap.
+module.exports = { projects, testTimeout: 30000, workerIdleMemoryLimit: '2GB', globalSetup: path.join(__dirname, 'setup', 'chromium.js') };
