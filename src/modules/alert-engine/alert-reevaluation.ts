@@ -1,0 +1,14 @@
+import type { Knex } from 'knex';
+
+// What a change elsewhere (a snapshot, an advisory import, a rule or preset) calls so that the
+// next read sees its effect on alerts (interfaces.md Part 2): the alert engine re-evaluates the
+// repositories in the changing transaction. Implemented by the alert engine in this module.
+
+export interface AlertReevaluation {
+  /**
+   * Brings every alert of these repositories in line with their current dependencies, the
+   * advisory database and their triage policy, writing each transition and its event in `trx`.
+   * `now` is the transition time every changed alert gets.
+   */
+  repositories(trx: Knex.Transaction, repoIds: readonly number[], now: string): Promise<void>;
+}
