@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../../src/database/connection';
+import { openDatabase, type Database } from '../../src/database/connection';
 import { migrateLatest } from '../../src/database/migrate';
 import { measure, type MeasureContext, type Row, type Scenario } from './measure';
 import { startOrgsec } from './orgsec-server';
@@ -34,39 +34,45 @@ async function writeAdvisories(file: string): Promise<void> {
   const db = openDatabase(file);
   try {
     await migrateLatest(db);
-    const next = random(20);
-    await db.knex.transaction(async (trx) => {
-      for (let start = 0; start < ADVISORIES; start += 500) {
-        const advisories = Array.from({ length: Math.min(500, ADVISORIES - start) }, (_, k) => {
-          const i = start + k;
-          const day = new Date(Date.UTC(2018, 0, 1) + i * 3_600_000 * 4).toISOString().replace(/\.\d{3}Z$/, 'Z');
-          return {
-            svcsa_id: `GHSA-b${String(i).padStart(5, '0')}-xxxx`, cve_id: `CVE-2024-${String(i).padStart(5, '0')}`, classification: 'general', type: 'reviewed',
-            summary: `Advisory ${i}`, description: DETAILS, severity: 'high', cvss_vector_string: CVSS, cvss_score: 9.8,
-            cvss_severities: JSON.stringify({ cvss_v3: { vector_string: CVSS, score: 9.8 }, cvss_v4: { vector_string: null, score: 0 } }),
-            cwes: JSON.stringify([{ cwe_id: 'CWE-400', name: 'Uncontrolled Resource Consumption' }]),
-            identifiers: JSON.stringify([{ type: 'SVCSA', value: `GHSA-b${i}` }]), references: JSON.stringify([{ url: `https://example.com/${i}` }]),
-            published_at: day, updated_at: day, credits: '[]',
-          };
-        });
-        const ids = (await trx('advisories').insert(advisories, ['id'])).map((row: { id: number } | number) => Number(typeof row === 'object' ? row.id : row));
-        const vulnerabilities = ids.flatMap((id) => Array.from({ length: 1 + Math.floor(next() * 3) }, () => {
-          const ecosystem = ECOSYSTEMS[Math.floor(next() * ECOSYSTEMS.length)]!;
-          const name = packageName(ecosystem, Math.floor(next() * PACKAGES));
-          const major = 1 + Math.floor(next() * 5);
-          const fixed = `${major}.${1 + Math.floor(next() * 9)}.0`;
-          return {
-            advisory_id: id, ecosystem, package_name: name, package_key: name, severity: 'high', vulnerable_version_range: `>= ${major}.0.0, < ${fixed}`,
-            first_patched_version: fixed, vulnerable_functions: '[]', versions: '[]',
-            ranges: JSON.stringify([{ type: 'ECOSYSTEM', events: [{ introduced: `${major}.0.0` }, { fixed }] }]),
-          };
-        }));
-        await trx.batchInsert('advisory_vulnerabilities', vulnerabilities, 200);
-      }
-    });
+    await insertBenchAdvisories(db);
   } finally {
-    await db.knex.destroy();
+    await db.close();
   }
+}
+
+/** The same ADVISORIES advisories every run, written as the importer stores them; how many. */
+export async function insertBenchAdvisories(db: Database): Promise<number> {
+  const next = random(20);
+  await db.knex.transaction(async (trx) => {
+    for (let start = 0; start < ADVISORIES; start += 500) {
+      const advisories = Array.from({ length: Math.min(500, ADVISORIES - start) }, (_, k) => {
+        const i = start + k;
+        const day = new Date(Date.UTC(2018, 0, 1) + i * 3_600_000 * 4).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        return {
+          svcsa_id: `GHSA-b${String(i).padStart(5, '0')}-xxxx`, cve_id: `CVE-2024-${String(i).padStart(5, '0')}`, classification: 'general', type: 'reviewed',
+          summary: `Advisory ${i}`, description: DETAILS, severity: 'high', cvss_vector_string: CVSS, cvss_score: 9.8,
+          cvss_severities: JSON.stringify({ cvss_v3: { vector_string: CVSS, score: 9.8 }, cvss_v4: { vector_string: null, score: 0 } }),
+          cwes: JSON.stringify([{ cwe_id: 'CWE-400', name: 'Uncontrolled Resource Consumption' }]),
+          identifiers: JSON.stringify([{ type: 'SVCSA', value: `GHSA-b${i}` }]), references: JSON.stringify([{ url: `https://example.com/${i}` }]),
+          published_at: day, updated_at: day, credits: '[]',
+        };
+      });
+      const ids = (await trx('advisories').insert(advisories, ['id'])).map((row: { id: number } | number) => Number(typeof row === 'object' ? row.id : row));
+      const vulnerabilities = ids.flatMap((id) => Array.from({ length: 1 + Math.floor(next() * 3) }, () => {
+        const ecosystem = ECOSYSTEMS[Math.floor(next() * ECOSYSTEMS.length)]!;
+        const name = packageName(ecosystem, Math.floor(next() * PACKAGES));
+        const major = 1 + Math.floor(next() * 5);
+        const fixed = `${major}.${1 + Math.floor(next() * 9)}.0`;
+        return {
+          advisory_id: id, ecosystem, package_name: name, package_key: name, severity: 'high', vulnerable_version_range: `>= ${major}.0.0, < ${fixed}`,
+          first_patched_version: fixed, vulnerable_functions: '[]', versions: '[]',
+          ranges: JSON.stringify([{ type: 'ECOSYSTEM', events: [{ introduced: `${major}.0.0` }, { fixed }] }]),
+        };
+      }));
+      await trx.batchInsert('advisory_vulnerabilities', vulnerabilities, 200);
+    }
+  });
+  return ADVISORIES;
 }
 
 /** The introduced version of a row's first range: inside it (a range from "0" gets 0.0.1). */

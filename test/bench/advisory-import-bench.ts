@@ -26,7 +26,8 @@ export interface AdvisoryImportResult {
   error?: string;
 }
 
-async function timedImport(tree: string, database: string, timeoutSeconds: number): Promise<ImportRunFigures> {
+/** `orgsec advisories import PATH --database D`, timed, with its peak RSS. */
+export async function timedImport(tree: string, database: string, timeoutSeconds: number): Promise<ImportRunFigures> {
   const cli = path.join(packageRoot(), 'dist', 'src', 'cli', 'index.js');
   const child = spawnPinned(SERVER_CORE, process.execPath, [cli, 'advisories', 'import', tree, '--database', database], {
     env: { ...process.env, DATABASE_URL: '' }, stdio: ['ignore', 'pipe', 'pipe'],

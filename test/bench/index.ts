@@ -14,6 +14,7 @@ import { hasTaskset } from './processes';
 import { judgeAdvisoryImport, judgeWorldLoad, markdown, servingRss, type FloorFigure, type Report } from './report';
 import { ADVISORY_IMPORT_SCENARIO, benchAdvisoryImport } from './advisory-import-bench';
 import { builtPageScenarios, currentEtag, sqliteScenarios } from './scenarios';
+import { SNAPSHOT_SCENARIO, benchSnapshots } from './snapshots-bench';
 import { readWorldFacts } from './world-facts';
 import { benchWorldLoad } from './world-load-bench';
 import { prepareSqliteWorld } from './world-setup';
@@ -27,7 +28,8 @@ import { prepareSqliteWorld } from './world-setup';
 // last run's SQLite world and PostgreSQL schema), BENCH_LOAD_ALERTS (1,000,000; 0 skips the load step),
 // BENCH_LOAD_TIMEOUT (120 s), BENCH_DATABASE_URL (adds PostgreSQL), BENCH_PG_ALERTS (20,000),
 // BENCH_SCENARIOS (a regular expression: only the SQLite scenarios whose name it matches run; "advisory import"
-// selects issue 20's import of BENCH_ADVISORIES (20,000) generated OSV files, 0 skips it).
+// selects issue 20's import of BENCH_ADVISORIES (20,000) generated OSV files, 0 skips it; "dependency snapshots"
+// selects issue 21's snapshots and computed alerts, BENCH_SNAPSHOTS (60) timed scans).
 // test/bench/README.md describes the method and the scenarios.
 
 const settings = {
@@ -45,6 +47,7 @@ const settings = {
   postgresAlerts: Number(process.env.BENCH_PG_ALERTS ?? 20_000),
   pinned: hasTaskset,
   advisories: Number(process.env.BENCH_ADVISORIES ?? 20_000),
+  snapshots: Number(process.env.BENCH_SNAPSHOTS ?? 60),
   /** Unset: every scenario. */
   scenarios: process.env.BENCH_SCENARIOS ?? '',
 };
@@ -140,17 +143,22 @@ async function main(): Promise<void> {
     rows.push(await benchAdvisories({ workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT }, ORGSEC_PORT, imported));
   }
 
+  // Issue 21: snapshots and computed alerts over a copy of the world with 20,000 advisories added.
+  const snapshots = scenarioPattern.test(SNAPSHOT_SCENARIO)
+    ? await benchSnapshots({ workDir, worldFile: dbFile, port: ORGSEC_PORT, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, snapshots: settings.snapshots })
+    : undefined;
+
   const report: Report = {
     date, machine: machine(), node: process.version, settings: { ...settings, worldLoadSeconds: world.loadSeconds ?? null },
     caption: captionOf(date, world.loadSeconds), floors, rows, servingRss: serving, ...(worldLoad ? { worldLoad } : {}),
-    ...(advisoryImport ? { advisoryImport } : {}),
+    ...(advisoryImport ? { advisoryImport } : {}), ...(snapshots ? { snapshots } : {}),
   };
   fs.writeFileSync(path.join(workDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
   const table = markdown(report);
   fs.writeFileSync(path.join(workDir, 'results.md'), table);
   process.stdout.write(`\n${table}`);
   // A missed target is a result; a scenario that could not run is a failed bench.
-  const failed = [...rows.filter((r) => r.error !== undefined).map((r) => r.scenario), ...(advisoryImport?.error ? [ADVISORY_IMPORT_SCENARIO] : [])];
+  const failed = [...rows.filter((r) => r.error !== undefined).map((r) => r.scenario), ...(advisoryImport?.error ? [ADVISORY_IMPORT_SCENARIO] : []), ...(snapshots?.error ? [SNAPSHOT_SCENARIO] : [])];
   if (failed.length > 0) {
     process.stderr.write(`bench incomplete: ${failed.join('; ')}\n`);
     process.exitCode = 1;

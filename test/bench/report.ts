@@ -1,5 +1,6 @@
 import type { Row } from './measure';
 import type { AdvisoryImportResult } from './advisory-import-bench';
+import { snapshotLines, type SnapshotBenchResult } from './snapshots-bench';
 import type { WorldLoadResult } from './world-load-bench';
 
 // The results: everything as JSON, and a caption and compact Markdown table for the README.
@@ -30,6 +31,7 @@ export interface Report {
   servingRss: { maxMb: number; target: string; met: boolean };
   worldLoad?: WorldLoadResult & { target: string; met: boolean };
   advisoryImport?: AdvisoryImportResult & { target: string; met: boolean };
+  snapshots?: SnapshotBenchResult;
 }
 
 const whole = (n: number) => Math.round(n).toLocaleString('en');
@@ -91,9 +93,11 @@ export function markdown(report: Report): string {
     lines.push(`| \`orgsec load\`, ${whole(load.alerts)} alerts (${load.fileMb.toFixed(0)} MB file)${load.error ? ` [load]` : ''} | ${rate} | | | ${mb(load.peakRssMb)} peak | | | | ${load.target} | ${yesNo(load.met)} |`);
   }
   if (report.advisoryImport) lines.push(...advisoryImportLines(report.advisoryImport));
+  if (report.snapshots) lines.push(...snapshotLines(report.snapshots));
   const notes = report.rows.flatMap((row, i) => (row.error || row.notes.length ? [`[${i + 1}] ${[row.error, ...row.notes].filter(Boolean).join('; ')}`] : []));
   if (load?.error) notes.push(`[load] ${load.error}`);
   if (report.advisoryImport?.error) notes.push(`[import] ${report.advisoryImport.error}`);
+  if (report.snapshots?.error) notes.push(`[snapshots] ${report.snapshots.error}`);
   if (notes.length) lines.push('', ...notes.map((n) => `${n}  `));
   return `${lines.join('\n')}\n`;
 }
