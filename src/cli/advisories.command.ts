@@ -59,7 +59,7 @@ why; exits 1 when a file is malformed (the others are imported all the same).`,
   $ orgsec advisories import advisory-database/advisories/github-reviewed
   $ curl -O https://osv-vulnerabilities.storage.googleapis.com/PyPI/all.zip
   $ orgsec advisories import all.zip --database postgres://orgsec@db:5432/orgsec
-  $ orgsec advisories import GHSA-xxxx-xxxx-xxxx.json`,
+  $ orgsec advisories import GHSA-3fvg-4v2m-98jf.json`,
   })
     .action(async (paths: string[], options: { database?: string }) => {
       const config = configFromOptions(options);
