@@ -1,12 +1,19 @@
 import type { RequestHandler, Router } from 'express';
 import { OPERATIONS, expressPath, type OperationName } from '../operations';
+import { restReadKey } from './response-cache';
 
-/** Names the spec operation a route serves; announces the scopes it accepts. */
+/**
+ * Names the spec operation a route serves, and with it a read's response-cache key (derived
+ * once here: the cache looks it up, respond.ts stores under it and names the ETag by it);
+ * announces the scopes it accepts.
+ */
 export function operation(name: OperationName): RequestHandler {
   const { requirement } = OPERATIONS[name];
   const accepted = [...requirement.scopes, ...(requirement.publicScopes ?? [])].join(', ');
-  return (_req, res, next) => {
+  return (req, res, next) => {
     res.locals.operation = name;
+    const readKey = restReadKey(req, res);
+    if (readKey !== undefined) res.locals.readKey = readKey;
     res.setHeader('X-Accepted-OAuth-Scopes', accepted);
     next();
   };
