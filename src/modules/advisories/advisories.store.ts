@@ -2,9 +2,8 @@ import type { Knex } from 'knex';
 import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import { parseJsonColumn } from '../../shared/json';
-import type { BatchLookup } from '../../cache/cached-batch';
 import { advisoryListName, advisoryOrder, sortValuesOf } from './advisories.cursors';
-import type { AdvisoryFilters, AdvisoryListRequest, GlobalAdvisory, TimeRange } from './advisories.types';
+import type { AdvisoryFilters, AdvisoryListRequest, TimeRange } from './advisories.types';
 import type { EpssFilter } from '../dependency-alerts/alerts.types';
 import type { OsvAffectedVersions } from './versions';
 
@@ -34,15 +33,20 @@ const LOOKUP_BATCH = 500;
 /** What the keyset order reads of a row (the sort keys of advisoriesWithSortKeys). */
 const PAGE_COLUMNS = ['a.id', 'a.published_at', 'a.updated_at', 'a.epss_percentage_sort', 'a.epss_percentile_sort'];
 
-/** The global advisory list's reads (the rows the importer and world files write). */
-export class GlobalAdvisoriesStore {
-  /** `advisoriesByIds` loads whole advisories (the alerts' batch look-up, cached in composition.ts). */
-  constructor(private readonly advisoriesByIds: BatchLookup<GlobalAdvisory>) {}
+/** A page of the list as advisory ids, with the whole list's size when asked for. */
+export type AdvisoryIdPage = KeysetPage<number> & { total: number | undefined };
 
-  async findBySvcsaId(db: Executor, svcsaId: string): Promise<GlobalAdvisory | undefined> {
+/**
+ * The global advisory list's reads (the rows the importer and world files write): which
+ * advisories, by id. Whole advisories come from the alerts' batch look-up (the service's
+ * `advisoriesByIds`, cached per reference version in composition.ts).
+ */
+export class GlobalAdvisoriesStore {
+  /** The id of the advisory with this svcsa_id, if any. */
+  async idBySvcsaId(db: Executor, svcsaId: string): Promise<number | undefined> {
     // Identifiers are matched as written by the source, case aside (GHSA ids are lower-case after the prefix).
     const row = await db('advisories').whereRaw('lower(svcsa_id) = ?', [svcsaId.toLowerCase()]).first('id');
-    return row ? (await this.advisoriesByIds(db, [Number(row.id)])).get(Number(row.id)) : undefined;
+    return row ? Number(row.id) : undefined;
   }
 
   /**
@@ -81,8 +85,8 @@ export class GlobalAdvisoriesStore {
     return found;
   }
 
-  /** One page of the list; `advisoryIds` restricts it to those (what `affects` matched). */
-  async page(db: Executor, request: AdvisoryListRequest, advisoryIds?: readonly number[]): Promise<KeysetPage<GlobalAdvisory> & { total: number | undefined }> {
+  /** One page of the list, as advisory ids; `advisoryIds` restricts it to those (what `affects` matched). */
+  async page(db: Executor, request: AdvisoryListRequest, advisoryIds?: readonly number[]): Promise<AdvisoryIdPage> {
     const { sort, direction } = request;
     const query = filtered(db, request.filters, advisoryIds).select(PAGE_COLUMNS);
     const page = await fetchKeysetPage<Row>(query, {
@@ -95,8 +99,7 @@ export class GlobalAdvisoriesStore {
       fromEnd: request.fromEnd,
     });
     const total = request.withTotal ? Number((await filtered(db, request.filters, advisoryIds).count({ n: '*' }).first())?.n ?? 0) : undefined;
-    const records = await this.advisoriesByIds(db, page.items.map((row) => Number(row.id)));
-    return { ...page, items: page.items.map((row) => records.get(Number(row.id))!), total };
+    return { ...page, items: page.items.map((row) => Number(row.id)), total };
   }
 }
 
