@@ -5,7 +5,7 @@ import { parseJsonColumn } from '../../shared/json';
 import { advisoryListName, advisoryOrder, sortValuesOf } from './advisories.cursors';
 import type { AdvisoryFilters, AdvisoryListRequest, TimeRange } from './advisories.types';
 import type { EpssFilter } from '../dependency-alerts/alerts.types';
-import type { OsvAffectedVersions } from './versions';
+import type { OsvRange } from './osv';
 
 type Row = Record<string, any>;
 
@@ -17,7 +17,7 @@ export interface StoredVulnerableRange {
   packageKey: string;
   vulnerableVersionRange: string;
   /** OSV ranges and versions; ranges null for rows of world files (their range text is parsed). */
-  affected: { ranges: OsvAffectedVersions['ranges'] | null; versions: readonly string[] };
+  affected: { ranges: readonly OsvRange[] | null; versions: readonly string[] };
 }
 
 /** A vulnerability row of a package, as the package index gives it. */

@@ -127,7 +127,7 @@ export function storedWorldVulnerability(
  * What a stored row is matched by. Rows written before the events were kept (ranges null) have
  * their range text parsed; one that does not parse matches nothing.
  */
-export function affectedVersionsOf(ecosystem: Ecosystem, row: { ranges: OsvRange[] | null; versions: string[]; vulnerableVersionRange: string }): OsvAffectedVersions {
+export function affectedVersionsOf(ecosystem: Ecosystem, row: { ranges: readonly OsvRange[] | null; versions: readonly string[]; vulnerableVersionRange: string }): OsvAffectedVersions {
   if (row.ranges !== null) return { ranges: row.ranges, versions: row.versions };
   const reading = rangesOfWorldRange(ecosystem, row.vulnerableVersionRange);
   return { ranges: reading.ok ? reading.ranges : [], versions: row.versions };
