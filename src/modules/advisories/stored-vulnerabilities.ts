@@ -100,7 +100,7 @@ export function vulnerabilityColumns(advisoryId: number, severity: string, v: St
 export type WorldRangeReading = { ok: true; ranges: OsvRange[] } | { ok: false; reason: string };
 
 /** A world file's `vulnerable_version_range` as the events rendering would have produced. */
-export function rangesOfWorldRange(ecosystem: Ecosystem, text: string): WorldRangeReading {
+function rangesOfWorldRange(ecosystem: Ecosystem, text: string): WorldRangeReading {
   const parsed = parseVulnerableVersionRange(ecosystem, text);
   return parsed.ok ? { ok: true, ranges: [{ type: 'ECOSYSTEM', events: [...parsed.events] as OsvRange['events'] }] } : parsed;
 }
