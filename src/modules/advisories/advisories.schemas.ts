@@ -103,11 +103,11 @@ export const advisoryListQuery = cursorQuery.extend({
   direction: z.enum(['asc', 'desc']).default('desc'),
 });
 
-/** The query parameters that filter (what a cursor carries when the query is too long to repeat). */
-export const ADVISORY_FILTER_PARAMETERS = [
-  'svcsa_id', 'type', 'cve_id', 'ecosystem', 'severity', 'cwes', 'is_withdrawn', 'affects', 'published', 'updated', 'modified',
-  'epss_percentage', 'epss_percentile', 'sort', 'direction',
-] as const;
+/**
+ * The query parameters that filter and order (what a cursor carries when the query is too long
+ * to repeat): every parameter of the list query but the cursor's own, read off the schema.
+ */
+export const ADVISORY_FILTER_PARAMETERS: readonly string[] = Object.keys(advisoryListQuery.shape).filter((key) => !(key in cursorQuery.shape));
 
 type ParsedQuery = z.output<typeof advisoryListQuery>;
 
