@@ -6,6 +6,7 @@ import { advisoryListName, advisoryOrder, sortValuesOf } from './advisories.curs
 import type { AdvisoryFilters, AdvisoryListRequest, TimeRange } from './advisories.types';
 import type { EpssFilter } from '../dependency-alerts/alerts.types';
 import type { OsvRange } from './osv';
+import { chunksOf } from '../../shared/chunks';
 
 type Row = Record<string, any>;
 
@@ -57,11 +58,11 @@ export class GlobalAdvisoriesStore {
   async rowsOfPackages(db: Executor, keys: ReadonlyMap<string, readonly string[]>): Promise<PackageRow[]> {
     const found: PackageRow[] = [];
     for (const [ecosystem, packageKeys] of keys) {
-      for (let i = 0; i < packageKeys.length; i += LOOKUP_BATCH) {
+      for (const chunk of chunksOf(packageKeys, LOOKUP_BATCH)) {
         // One ecosystem per statement: an equality and an IN list, which the index serves alone.
         const rows = await db('advisory_vulnerabilities')
           .where('ecosystem', ecosystem)
-          .whereIn('package_key', packageKeys.slice(i, i + LOOKUP_BATCH))
+          .whereIn('package_key', chunk)
           .select('id', 'package_key');
         for (const r of rows) found.push({ id: Number(r.id), ecosystem, packageKey: r.package_key });
       }
@@ -72,8 +73,8 @@ export class GlobalAdvisoriesStore {
   /** What matching needs of vulnerability rows, by id. */
   async rangesByIds(db: Executor, ids: readonly number[]): Promise<Map<number, StoredVulnerableRange>> {
     const found = new Map<number, StoredVulnerableRange>();
-    for (let i = 0; i < ids.length; i += LOOKUP_BATCH) {
-      const rows = await db('advisory_vulnerabilities').whereIn('id', ids.slice(i, i + LOOKUP_BATCH))
+    for (const chunk of chunksOf(ids, LOOKUP_BATCH)) {
+      const rows = await db('advisory_vulnerabilities').whereIn('id', chunk)
         .select('id', 'advisory_id', 'ecosystem', 'package_key', 'vulnerable_version_range', 'ranges', 'versions');
       for (const r of rows) {
         found.set(Number(r.id), {
