@@ -8,7 +8,7 @@ import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/er
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
-import { serveCachedResponse, useResponseCache } from './http/response-cache';
+import { useResponseCache } from './http/response-cache';
 import { withCachedReadsFirst } from './http/cached-read-fast-path';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './observability/metrics';
@@ -93,15 +93,14 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(apiVersion);
   api.use(requireValidCredentials);
   api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
-  // Reads are served from the response cache when they can (after their own headers are set).
+  // Reads are served from the response cache when they can (http/operation.ts route).
   // The alert lists first: they are what clients poll, and no two modules share a path.
-  const cached = serveCachedResponse;
-  api.use(dependencyAlertsRoutes(cached));
-  api.use(orgRolesRoutes(cached));
-  api.use(oidcRoutes(cached));
-  api.use(attestationsRoutes(cached));
-  api.use(advisoriesRoutes(cached));
-  api.use(dependencyGraphRoutes(cached));
+  api.use(dependencyAlertsRoutes());
+  api.use(orgRolesRoutes());
+  api.use(oidcRoutes());
+  api.use(attestationsRoutes());
+  api.use(advisoriesRoutes());
+  api.use(dependencyGraphRoutes());
   api.use(unknownRoute);
 
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in

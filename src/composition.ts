@@ -87,31 +87,32 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const snapshotStore = new DependencySnapshotsStore();
   const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore });
 
-  const rangesStore = new GlobalAdvisoriesStore(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }).advisoriesByIds);
+  const globalAdvisoryStore = new GlobalAdvisoriesStore();
   const tokensAt = cachedTokenLookup(tokenStore);
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));
   const referencesAt = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
   const fragmentsAt = cachedFragments(freshFragments);
   const alertJsonAt = cachedAlertJson((versions) => alertJson(fragmentsAt(versions)));
   // Ranges compiled once per reference version: a look-up of popular packages parses no event again.
-  const matchableRangesAt = cachedBatch(matchableRanges((trx, ids) => rangesStore.rangesByIds(trx, ids)), { version: 'reference', maxEntries: 50_000 });
+  const matchableRangesAt = cachedBatch(matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)), { version: 'reference', maxEntries: 50_000 });
 
   /** What a request uses, bound to its versions; each service built when first used. */
   const at = bindOncePerVersions((versions) => {
-    const lookups = () => lookupsAt(versions);
+    // Bound once for all the services of these versions that use them.
+    const bound = lazyObject({ lookups: () => lookupsAt(versions), references: () => referencesAt(versions) });
     return lazyObject({
       authenticator: () => new Authenticator({ db, tokens: tokensAt(versions) }),
-      accounts: () => new AccountsService({ db, accounts, lookups: lookups() }),
-      orgRoles: () => new OrgRolesService({ db, accounts, access, roles, lookups: lookups() }),
-      oidc: () => new OidcService({ db, lookups: lookups(), oidc: oidcStore }),
-      attestations: () => new AttestationsService({ db, lookups: lookups(), attestations: attestationStore, accounts }),
-      dependencyAlerts: () => new DependencyAlertsService({ db, lookups: lookups(), alerts: alertStore, accounts, access, references: referencesAt(versions) }),
-      dependencyGraph: () => new DependencyGraphService({ db, lookups: lookups(), snapshots: snapshotStore }),
+      accounts: () => new AccountsService({ db, accounts, lookups: bound.lookups }),
+      orgRoles: () => new OrgRolesService({ db, accounts, access, roles, lookups: bound.lookups }),
+      oidc: () => new OidcService({ db, lookups: bound.lookups, oidc: oidcStore }),
+      attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts }),
+      dependencyAlerts: () => new DependencyAlertsService({ db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references }),
+      dependencyGraph: () => new DependencyGraphService({ db, lookups: bound.lookups, snapshots: snapshotStore }),
       /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
       // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
       advisories: () => new AdvisoriesService({
-        db, authorizer, advisories: new GlobalAdvisoriesStore(referencesAt(versions).advisoriesByIds), matchableRangesByIds: matchableRangesAt(versions),
+        db, authorizer, advisories: globalAdvisoryStore, advisoriesByIds: bound.references.advisoriesByIds, matchableRangesByIds: matchableRangesAt(versions),
       }),
     });
   });

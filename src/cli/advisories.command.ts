@@ -25,28 +25,42 @@ function problemLine({ path, id, kind, reason }: ImportProblem): string {
   return `${label}: ${path}${id !== null ? ` (${id})` : ''}: ${reason}`;
 }
 
-export function summaryLine(s: ImportSummary): string {
+function summaryLine(s: ImportSummary): string {
   return `${s.imported} imported, ${s.updated} updated, ${s.unchanged} unchanged, ${s.withdrawn} withdrawn, ${s.skipped} skipped`;
 }
 
-function registerImport(advisories: Command, output: Output): void {
-  advisories
-    .command('import')
-    .description('import OSV advisories: files, folders of them (walked for *.json) and .zip dumps; each file written whole or not at all')
-    .argument('<path...>', 'OSV JSON file, folder or .zip')
+/**
+ * An `advisories` subcommand on the database: its argument, the --database flag, and help
+ * saying what it does, then DATABASE_URL, then examples (both subcommands read the same way).
+ */
+function databaseSubcommand(advisories: Command, spec: { name: string; description: string; argument: [string, string]; about: string; examples: string }): Command {
+  return advisories
+    .command(spec.name)
+    .description(spec.description)
+    .argument(...spec.argument)
     .addOption(settingOption('DATABASE_URL'))
     .addHelpText('after', `
-Inserts new ids, updates an id whose "modified" is newer, leaves the rest. Prints
-"N imported, M updated, K unchanged, W withdrawn, S skipped" and every skipped file with
-why; exits 1 when a file is malformed (the others are imported all the same).
+${spec.about}
 ${environmentHelp(['DATABASE_URL'])}
 
 Examples:
-  $ git clone --depth 1 https://github.com/github/advisory-database.git
+${spec.examples}`);
+}
+
+function registerImport(advisories: Command, output: Output): void {
+  databaseSubcommand(advisories, {
+    name: 'import',
+    description: 'import OSV advisories: files, folders of them (walked for *.json) and .zip dumps; each file written whole or not at all',
+    argument: ['<path...>', 'OSV JSON file, folder or .zip'],
+    about: `Inserts new ids, updates an id whose "modified" is newer, leaves the rest. Prints
+"N imported, M updated, K unchanged, W withdrawn, S skipped" and every skipped file with
+why; exits 1 when a file is malformed (the others are imported all the same).`,
+    examples: `  $ git clone --depth 1 https://github.com/github/advisory-database.git
   $ orgsec advisories import advisory-database/advisories/github-reviewed
   $ curl -O https://osv-vulnerabilities.storage.googleapis.com/PyPI/all.zip
   $ orgsec advisories import all.zip --database postgres://orgsec@db:5432/orgsec
-  $ orgsec advisories import GHSA-xxxx-xxxx-xxxx.json`)
+  $ orgsec advisories import GHSA-3fvg-4v2m-98jf.json`,
+  })
     .action(async (paths: string[], options: { database?: string }) => {
       const config = configFromOptions(options);
       const summary = await withMigratedDatabase(config, (db) =>
@@ -61,19 +75,15 @@ Examples:
 }
 
 function registerImportEpss(advisories: Command, output: Output): void {
-  advisories
-    .command('import-epss')
-    .description('set the EPSS scores of advisories from the published CSV (cve,epss,percentile), plain or .gz')
-    .argument('<file>', 'EPSS scores file, e.g. epss_scores-2026-11-26.csv.gz')
-    .addOption(settingOption('DATABASE_URL'))
-    .addHelpText('after', `
-Sets epss.percentage and epss.percentile of every advisory with that CVE, all in one
-transaction. A bad line is reported with its number and skipped.
-${environmentHelp(['DATABASE_URL'])}
-
-Examples:
-  $ curl -O https://epss.empiricalsecurity.com/epss_scores-current.csv.gz
-  $ orgsec advisories import-epss epss_scores-current.csv.gz`)
+  databaseSubcommand(advisories, {
+    name: 'import-epss',
+    description: 'set the EPSS scores of advisories from the published CSV (cve,epss,percentile), plain or .gz',
+    argument: ['<file>', 'EPSS scores file, e.g. epss_scores-2026-11-26.csv.gz'],
+    about: `Sets epss.percentage and epss.percentile of every advisory with that CVE, all in one
+transaction. A bad line is reported with its number and skipped.`,
+    examples: `  $ curl -O https://epss.empiricalsecurity.com/epss_scores-current.csv.gz
+  $ orgsec advisories import-epss epss_scores-current.csv.gz`,
+  })
     .action(async (file: string, options: { database?: string }) => {
       const config = configFromOptions(options);
       if (!fs.existsSync(file)) throw new Error(`${file}: no such file`);

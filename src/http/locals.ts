@@ -16,6 +16,8 @@ declare global {
       /** Origin plus the API mount path: every URL field in a body starts with it. */
       apiBase?: string;
       operation?: OperationName;
+      /** A REST read's response-cache key, which also names its ETag (http/operation.ts, restReadKey). */
+      readKey?: string;
       /** The database's write counters as this request found them (read before anything else): its one snapshot. */
       versions?: DataVersions;
       /** The services this request uses, bound to its versions (http/authenticate.ts bindRequestServices). */

@@ -77,7 +77,7 @@ export function setCursorLinks(req: Request, res: Response, edges: { next?: stri
 }
 
 /** Bytes of `Link` a list answer keeps under: with its other headers, under the 16 KiB clients accept. */
-export const MAX_LINK_HEADER_BYTES = 12 * 1024;
+const MAX_LINK_HEADER_BYTES = 12 * 1024;
 
 /**
  * Link for a cursor list whose query is too long to repeat (src/http/query-length.ts): each URL

@@ -25,10 +25,15 @@ function raisedLimitOf(method: string, path: string): number | undefined {
   return RAISED_LIMITS.find((raised) => (raised.method === method || (method === 'HEAD' && raised.method === 'GET')) && raised.pattern.test(path))?.maxBytes;
 }
 
-export function queryBytes(originalUrl: string): number {
+/** The query string as sent: what follows the first `?`, or '' when there is none. */
+function rawQueryOf(originalUrl: string): string {
   const queryAt = originalUrl.indexOf('?');
-  if (queryAt === -1) return 0;
-  const raw = originalUrl.slice(queryAt + 1);
+  return queryAt === -1 ? '' : originalUrl.slice(queryAt + 1);
+}
+
+export function queryBytes(originalUrl: string): number {
+  const raw = rawQueryOf(originalUrl);
+  if (raw === '') return 0;
   return Math.max(Buffer.byteLength(raw), new URLSearchParams(raw).toString().length);
 }
 
@@ -36,8 +41,7 @@ export function queryBytes(originalUrl: string): number {
 export const limitQueryLength: RequestHandler = (req, _res, next) => {
   const raised = raisedLimitOf(req.method, req.path);
   if (raised !== undefined) {
-    const queryAt = req.originalUrl.indexOf('?');
-    const bytes = queryAt === -1 ? 0 : Buffer.byteLength(req.originalUrl.slice(queryAt + 1));
+    const bytes = Buffer.byteLength(rawQueryOf(req.originalUrl));
     if (bytes > raised) throw new UriTooLongError(`The query string is ${bytes} bytes; at most ${raised} are accepted.`);
     next();
     return;

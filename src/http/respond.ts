@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Response } from 'express';
-import { readEtag, responseCacheOf, responseToCache, restReadKey } from './response-cache';
+import { readEtag, responseCacheOf, responseToCache } from './response-cache';
 import { sendResponse, type CachedResponse } from './send-response';
 
 // JSON responses carry a weak ETag, so a client's If-None-Match gets a 304; responses vary on
@@ -21,7 +21,7 @@ export function sendJsonText(res: Response, status: number, json: string | Buffe
   const response: CachedResponse = { parts, length: 0, headers: [], route: null };
   for (const part of parts) response.length += part.length;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  const readKey = status === 200 ? restReadKey(res.req, res) : undefined;
+  const readKey = status === 200 ? res.locals.readKey : undefined;
   if (readKey === undefined) {
     res.setHeader('ETag', bytesEtag(parts, response.length));
   } else {

@@ -108,12 +108,12 @@ export function responseCacheOf(res: Response): ResponseCache | undefined {
 
 /**
  * Route middleware for reads: the cached response when there is one (after the route's own
- * headers are set). The cache is the app's (useResponseCache), as respond.ts stores into it.
+ * headers are set), under the key the route's operation derived. The cache is the app's
+ * (useResponseCache), as respond.ts stores into it.
  */
-export const serveCachedResponse: RequestHandler = (req, res, next) => {
-  const cache = responseCacheOf(res);
-  const key = cache?.enabled ? restReadKey(req, res) : undefined;
-  const cached = cache && key !== undefined ? cache.get(res.locals.versions!.data, key) : undefined;
+export const serveCachedResponse: RequestHandler = (_req, res, next) => {
+  const key = res.locals.readKey;
+  const cached = key === undefined ? undefined : responseCacheOf(res)?.get(res.locals.versions!.data, key);
   if (cached) sendResponse(res, 200, cached);
   else next();
 };

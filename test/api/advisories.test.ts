@@ -12,7 +12,7 @@ const SEVERITIES = ['LOW', 'MODERATE', 'HIGH', 'CRITICAL'] as const;
 
 /** 40 generated advisories: one a day from 2024-01-01, every fifth unreviewed, #7 malware, #9 withdrawn. */
 const GENERATED: GeneratedOsv[] = Array.from({ length: 40 }, (_, i) => ({
-  id: i === 7 ? `MAL-2024-${pad(i)}` : `GHSA-gen${pad(i)}-xxxx`,
+  id: i === 7 ? `MAL-2024-${pad(i)}` : `GHSA-gen${pad(i)}-2024`,
   ecosystem: i % 2 === 0 ? 'npm' : 'PyPI',
   name: i % 2 === 0 ? `gen-pkg-${i % 6}` : `Gen_Py.${i % 6}`,
   introduced: '1.0.0',
@@ -146,17 +146,17 @@ describe('GET /advisories filters', () => {
   it.each([
     ['type=malware', generated((g) => g.id.startsWith('MAL-'))],
     ['type=unreviewed', generated((g, i) => i % 5 === 0 && i !== 7)],
-    ['svcsa_id=GHSA-gen00003-xxxx', ['GHSA-gen00003-xxxx']],
-    ['cve_id=CVE-2024-00004', ['GHSA-gen00004-xxxx']],
+    ['svcsa_id=GHSA-gen00003-2024', ['GHSA-gen00003-2024']],
+    ['cve_id=CVE-2024-00004', ['GHSA-gen00004-2024']],
     ['severity=critical&type=reviewed', generated((g, i) => g.severity === 'CRITICAL' && i % 5 !== 0 && i !== 7)],
     ['cwes=89,CWE-1&published=2024-01-01..2024-01-10', generated((g, i) => i <= 9 && i % 3 !== 0 && i !== 7)],
-    ['is_withdrawn=true', ['GHSA-gen00009-xxxx']],
-    ['published=2024-01-03', ['GHSA-gen00002-xxxx']],
+    ['is_withdrawn=true', ['GHSA-gen00009-2024']],
+    ['published=2024-01-03', ['GHSA-gen00002-2024']],
     ['published=>=2024-02-06', generated((_, i) => i >= 36)],
-    ['published=<2024-01-03', ['GHSA-gen00001-xxxx', 'GHSA-gen00000-xxxx', ...FIXTURES.map((f) => f.id as string)]],
+    ['published=<2024-01-03', ['GHSA-gen00001-2024', 'GHSA-gen00000-2024', ...FIXTURES.map((f) => f.id as string)]],
     ['published=2024-02-07..*', generated((_, i) => i >= 37)],
     ['updated=>2024-05-18', generated((_, i) => i >= 39)],
-    ['modified=<=2024-01-02&ecosystem=npm', ['GHSA-gen00000-xxxx', 'GHSA-3fvg-4v2m-98jf']],
+    ['modified=<=2024-01-02&ecosystem=npm', ['GHSA-gen00000-2024', 'GHSA-3fvg-4v2m-98jf']],
     ['ecosystem=pip&published=>2024-02-03', generated((g, i) => i > 33 && g.ecosystem === 'PyPI')],
     ['epss_percentage=>=0.37', generated((_, i) => i >= 37)],
     ['epss_percentile=0.1..0.2', generated((_, i) => i >= 5 && i <= 10 && i !== 7)],

@@ -49,7 +49,7 @@ export async function insertBenchAdvisories(db: Database): Promise<number> {
         const i = start + k;
         const day = new Date(Date.UTC(2018, 0, 1) + i * 3_600_000 * 4).toISOString().replace(/\.\d{3}Z$/, 'Z');
         return {
-          svcsa_id: `GHSA-b${String(i).padStart(5, '0')}-xxxx`, cve_id: `CVE-2024-${String(i).padStart(5, '0')}`, classification: 'general', type: 'reviewed',
+          svcsa_id: `GHSA-b${String(i).padStart(5, '0')}-2024`, cve_id: `CVE-2024-${String(i).padStart(5, '0')}`, classification: 'general', type: 'reviewed',
           summary: `Advisory ${i}`, description: DETAILS, severity: 'high', cvss_vector_string: CVSS, cvss_score: 9.8,
           cvss_severities: JSON.stringify({ cvss_v3: { vector_string: CVSS, score: 9.8 }, cvss_v4: { vector_string: null, score: 0 } }),
           cwes: JSON.stringify([{ cwe_id: 'CWE-400', name: 'Uncontrolled Resource Consumption' }]),

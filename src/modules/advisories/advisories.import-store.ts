@@ -2,6 +2,7 @@ import type { Executor } from '../../database/transaction';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import type { EpssScore, ImportedAdvisory } from './osv';
 import { vulnerabilityColumns, type StoredVulnerability } from './stored-vulnerabilities';
+import { chunksOf } from '../../shared/chunks';
 
 // Writes imported advisories (interfaces.md "Advisory database"). The caller owns the
 // transaction: one per file. The data_versions triggers move the counters the caches read
@@ -73,12 +74,6 @@ export interface AdvisoryWrite {
   vulnerabilities: readonly StoredVulnerability[];
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
-  return out;
-}
-
 export class AdvisoryImportStore {
   constructor(private readonly deps: { alerts: AlertsStore }) {}
 
@@ -97,7 +92,7 @@ export class AdvisoryImportStore {
   async upsertMany(trx: Executor, writes: readonly AdvisoryWrite[]): Promise<UpsertOutcome[]> {
     const stored = await this.modifiedByIds(trx, writes.map((w) => w.advisory.svcsaId));
     const ids = new Map<string, number>();
-    for (const chunk of chunks(writes.filter((w) => !stored.has(w.advisory.svcsaId)), ADVISORY_CHUNK)) {
+    for (const chunk of chunksOf(writes.filter((w) => !stored.has(w.advisory.svcsaId)), ADVISORY_CHUNK)) {
       const rows = chunk.map(({ advisory }) => ({ svcsa_id: advisory.svcsaId, ...advisoryColumns(advisory) }));
       const inserted: Array<{ id: number; svcsa_id: string }> = await trx('advisories').insert(rows).onConflict('svcsa_id').ignore().returning(['id', 'svcsa_id']);
       for (const row of inserted) ids.set(row.svcsa_id, Number(row.id));
@@ -106,7 +101,7 @@ export class AdvisoryImportStore {
       const id = ids.get(advisory.svcsaId);
       return id === undefined ? [] : list.map((v) => vulnerabilityColumns(id, advisory.severity, v));
     });
-    for (const chunk of chunks(vulnerabilities, VULNERABILITY_CHUNK)) await trx('advisory_vulnerabilities').insert(chunk);
+    for (const chunk of chunksOf(vulnerabilities, VULNERABILITY_CHUNK)) await trx('advisory_vulnerabilities').insert(chunk);
     const outcomes: UpsertOutcome[] = [];
     for (const { advisory, vulnerabilities: list } of writes) {
       // Stored before, or inserted by another import meanwhile: the one-advisory path decides.
@@ -138,7 +133,7 @@ export class AdvisoryImportStore {
       if (updated === 0) return 'unchanged';
       await trx('advisory_vulnerabilities').where('advisory_id', id).delete();
     }
-    for (const chunk of chunks(vulnerabilities.map((v) => vulnerabilityColumns(id, advisory.severity, v)), VULNERABILITY_CHUNK)) {
+    for (const chunk of chunksOf(vulnerabilities.map((v) => vulnerabilityColumns(id, advisory.severity, v)), VULNERABILITY_CHUNK)) {
       await trx('advisory_vulnerabilities').insert(chunk);
     }
     // Alerts keep copies of the advisory's facts (severity, EPSS, patch): they follow.

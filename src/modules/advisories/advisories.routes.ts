@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
 import { route } from '../../http/operation';
 import { rejectPageParameter } from '../../http/pagination';
@@ -12,10 +12,10 @@ import { serializeGlobalAdvisory } from './advisories.serializers';
 const advisoriesOf = (res: Response) => servicesOf(res).advisories;
 
 /** interfaces.md "Advisory database": the global advisory list and one advisory. */
-export function advisoriesRoutes(cached: RequestHandler): Router {
+export function advisoriesRoutes(): Router {
   const router = Router();
 
-  route(router, 'listGlobalAdvisories', cached, async (req, res) => {
+  route(router, 'listGlobalAdvisories', async (req, res) => {
     rejectPageParameter(req.query);
     const { query, carried } = listQueryOf(req);
     const request = parseInput(advisoryListRequest, query, ADVISORY_QUERY_INPUT);
@@ -25,7 +25,7 @@ export function advisoriesRoutes(cached: RequestHandler): Router {
     sendJsonText(res, 200, JSON.stringify(page.items.map((advisory) => serializeGlobalAdvisory(base, advisory))));
   });
 
-  route(router, 'getGlobalAdvisory', cached, async (req, res) => {
+  route(router, 'getGlobalAdvisory', async (req, res) => {
     const p = parseInput(advisoryPath, req.params, ADVISORY_INPUT);
     sendJsonText(res, 200, JSON.stringify(serializeGlobalAdvisory(apiBaseOf(res), await advisoriesOf(res).get(principalOf(res), p.svcsa_id))));
   });

@@ -22,6 +22,7 @@ export const ADVISORY_QUERY_INPUT: InputContext = { ...ADVISORY_INPUT, topLevelF
 export const MAX_ADVISORY_QUERY_BYTES = 16 * 1024;
 
 const SVCSA_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+const SVCSA_ID_MESSAGE = 'must be an advisory identifier such as GHSA-3fvg-4v2m-98jf';
 const CVE_ID = /^CVE-\d{4}-\d{4,}$/i;
 const CWE = /^(?:CWE-)?(\d{1,6})$/i;
 
@@ -47,7 +48,7 @@ function checkAffectedVersions(filters: { ecosystem?: Ecosystem | undefined; aff
 /** The filters and cursors on the domain level, each rule written once (GraphQL passes its arguments here). */
 export const advisoryListChecks = z
   .object({
-    svcsaId: z.string().regex(SVCSA_ID, 'must be an advisory identifier such as GHSA-xxxx-xxxx-xxxx').optional(),
+    svcsaId: z.string().regex(SVCSA_ID, SVCSA_ID_MESSAGE).optional(),
     types: z.array(z.enum(ADVISORY_TYPES)).min(1).optional(),
     cveId: z.string().regex(CVE_ID, 'must be a CVE identifier such as CVE-2024-12345').optional(),
     ecosystem: z.enum(ECOSYSTEMS).optional(),
@@ -102,11 +103,11 @@ export const advisoryListQuery = cursorQuery.extend({
   direction: z.enum(['asc', 'desc']).default('desc'),
 });
 
-/** The query parameters that filter (what a cursor carries when the query is too long to repeat). */
-export const ADVISORY_FILTER_PARAMETERS = [
-  'svcsa_id', 'type', 'cve_id', 'ecosystem', 'severity', 'cwes', 'is_withdrawn', 'affects', 'published', 'updated', 'modified',
-  'epss_percentage', 'epss_percentile', 'sort', 'direction',
-] as const;
+/**
+ * The query parameters that filter and order (what a cursor carries when the query is too long
+ * to repeat): every parameter of the list query but the cursor's own, read off the schema.
+ */
+export const ADVISORY_FILTER_PARAMETERS: readonly string[] = Object.keys(advisoryListQuery.shape).filter((key) => !(key in cursorQuery.shape));
 
 type ParsedQuery = z.output<typeof advisoryListQuery>;
 
@@ -157,5 +158,5 @@ export const advisoryListRequest = advisoryListQuery.transform((q, ctx): Advisor
   return { filters: toAdvisoryFilters(checked.data), sort: q.sort, direction: q.direction, perPage: q.per_page, after: q.after, before: q.before };
 });
 
-export const advisoryPath = z.object({ svcsa_id: z.string().min(1).max(64).regex(SVCSA_ID, 'must be an advisory identifier such as GHSA-xxxx-xxxx-xxxx') });
+export const advisoryPath = z.object({ svcsa_id: z.string().min(1).max(64).regex(SVCSA_ID, SVCSA_ID_MESSAGE) });
 export const advisoryListPath = z.object({});

@@ -2,11 +2,11 @@ import type { Knex } from 'knex';
 import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import { parseJsonColumn } from '../../shared/json';
-import type { BatchLookup } from '../../cache/cached-batch';
 import { advisoryListName, advisoryOrder, sortValuesOf } from './advisories.cursors';
-import type { AdvisoryFilters, AdvisoryListRequest, GlobalAdvisory, TimeRange } from './advisories.types';
+import type { AdvisoryFilters, AdvisoryListRequest, TimeRange } from './advisories.types';
 import type { EpssFilter } from '../dependency-alerts/alerts.types';
-import type { OsvAffectedVersions } from './versions';
+import type { OsvRange } from './osv';
+import { chunksOf } from '../../shared/chunks';
 
 type Row = Record<string, any>;
 
@@ -18,7 +18,7 @@ export interface StoredVulnerableRange {
   packageKey: string;
   vulnerableVersionRange: string;
   /** OSV ranges and versions; ranges null for rows of world files (their range text is parsed). */
-  affected: { ranges: OsvAffectedVersions['ranges'] | null; versions: readonly string[] };
+  affected: { ranges: readonly OsvRange[] | null; versions: readonly string[] };
 }
 
 /** A vulnerability row of a package, as the package index gives it. */
@@ -34,15 +34,20 @@ const LOOKUP_BATCH = 500;
 /** What the keyset order reads of a row (the sort keys of advisoriesWithSortKeys). */
 const PAGE_COLUMNS = ['a.id', 'a.published_at', 'a.updated_at', 'a.epss_percentage_sort', 'a.epss_percentile_sort'];
 
-/** The global advisory list's reads (the rows the importer and world files write). */
-export class GlobalAdvisoriesStore {
-  /** `advisoriesByIds` loads whole advisories (the alerts' batch look-up, cached in composition.ts). */
-  constructor(private readonly advisoriesByIds: BatchLookup<GlobalAdvisory>) {}
+/** A page of the list as advisory ids, with the whole list's size when asked for. */
+export type AdvisoryIdPage = KeysetPage<number> & { total: number | undefined };
 
-  async findBySvcsaId(db: Executor, svcsaId: string): Promise<GlobalAdvisory | undefined> {
+/**
+ * The global advisory list's reads (the rows the importer and world files write): which
+ * advisories, by id. Whole advisories come from the alerts' batch look-up (the service's
+ * `advisoriesByIds`, cached per reference version in composition.ts).
+ */
+export class GlobalAdvisoriesStore {
+  /** The id of the advisory with this svcsa_id, if any. */
+  async idBySvcsaId(db: Executor, svcsaId: string): Promise<number | undefined> {
     // Identifiers are matched as written by the source, case aside (GHSA ids are lower-case after the prefix).
     const row = await db('advisories').whereRaw('lower(svcsa_id) = ?', [svcsaId.toLowerCase()]).first('id');
-    return row ? (await this.advisoriesByIds(db, [Number(row.id)])).get(Number(row.id)) : undefined;
+    return row ? Number(row.id) : undefined;
   }
 
   /**
@@ -53,11 +58,11 @@ export class GlobalAdvisoriesStore {
   async rowsOfPackages(db: Executor, keys: ReadonlyMap<string, readonly string[]>): Promise<PackageRow[]> {
     const found: PackageRow[] = [];
     for (const [ecosystem, packageKeys] of keys) {
-      for (let i = 0; i < packageKeys.length; i += LOOKUP_BATCH) {
+      for (const chunk of chunksOf(packageKeys, LOOKUP_BATCH)) {
         // One ecosystem per statement: an equality and an IN list, which the index serves alone.
         const rows = await db('advisory_vulnerabilities')
           .where('ecosystem', ecosystem)
-          .whereIn('package_key', packageKeys.slice(i, i + LOOKUP_BATCH))
+          .whereIn('package_key', chunk)
           .select('id', 'package_key');
         for (const r of rows) found.push({ id: Number(r.id), ecosystem, packageKey: r.package_key });
       }
@@ -68,8 +73,8 @@ export class GlobalAdvisoriesStore {
   /** What matching needs of vulnerability rows, by id. */
   async rangesByIds(db: Executor, ids: readonly number[]): Promise<Map<number, StoredVulnerableRange>> {
     const found = new Map<number, StoredVulnerableRange>();
-    for (let i = 0; i < ids.length; i += LOOKUP_BATCH) {
-      const rows = await db('advisory_vulnerabilities').whereIn('id', ids.slice(i, i + LOOKUP_BATCH))
+    for (const chunk of chunksOf(ids, LOOKUP_BATCH)) {
+      const rows = await db('advisory_vulnerabilities').whereIn('id', chunk)
         .select('id', 'advisory_id', 'ecosystem', 'package_key', 'vulnerable_version_range', 'ranges', 'versions');
       for (const r of rows) {
         found.set(Number(r.id), {
@@ -81,8 +86,8 @@ export class GlobalAdvisoriesStore {
     return found;
   }
 
-  /** One page of the list; `advisoryIds` restricts it to those (what `affects` matched). */
-  async page(db: Executor, request: AdvisoryListRequest, advisoryIds?: readonly number[]): Promise<KeysetPage<GlobalAdvisory> & { total: number | undefined }> {
+  /** One page of the list, as advisory ids; `advisoryIds` restricts it to those (what `affects` matched). */
+  async page(db: Executor, request: AdvisoryListRequest, advisoryIds?: readonly number[]): Promise<AdvisoryIdPage> {
     const { sort, direction } = request;
     const query = filtered(db, request.filters, advisoryIds).select(PAGE_COLUMNS);
     const page = await fetchKeysetPage<Row>(query, {
@@ -95,8 +100,7 @@ export class GlobalAdvisoriesStore {
       fromEnd: request.fromEnd,
     });
     const total = request.withTotal ? Number((await filtered(db, request.filters, advisoryIds).count({ n: '*' }).first())?.n ?? 0) : undefined;
-    const records = await this.advisoriesByIds(db, page.items.map((row) => Number(row.id)));
-    return { ...page, items: page.items.map((row) => records.get(Number(row.id))!), total };
+    return { ...page, items: page.items.map((row) => Number(row.id)), total };
   }
 }
 

@@ -2,7 +2,8 @@ import type { BatchLookup } from '../../cache/cached-batch';
 import { ECOSYSTEMS } from '../dependency-alerts/alerts.types';
 import type { PackageRow, StoredVulnerableRange } from './advisories.store';
 import type { AffectedPackage, Ecosystem } from './advisories.types';
-import { compileAffected, matchVersion, normalizePackageName, parseVulnerableVersionRange, type CompiledAffected } from './versions';
+import { affectedVersionsOf } from './stored-vulnerabilities';
+import { compileAffected, matchVersion, normalizePackageName, type CompiledAffected } from './versions';
 
 // `affects` of the global list: which advisories affect any of the packages (at their
 // versions, when given). Candidate rows are found by (ecosystem, normalized name) through the
@@ -11,10 +12,10 @@ import { compileAffected, matchVersion, normalizePackageName, parseVulnerableVer
 /** The asked-for versions per ecosystem and normalized package name (null: any version). */
 export type AffectsQuery = Map<Ecosystem, Map<string, Set<string | null>>>;
 
-/** A stored row ready for matching: its advisory, and its events compiled (undefined: nothing can match). */
+/** A stored row ready for matching: its advisory, and its events compiled. */
 export interface MatchableRange {
   advisoryId: number;
-  compiled: CompiledAffected | undefined;
+  compiled: CompiledAffected;
 }
 
 /** The packages to look for, in the ecosystem asked for, or in each one when none is. */
@@ -38,12 +39,10 @@ export function lookupKeys(query: AffectsQuery): Map<string, string[]> {
   return new Map([...query].map(([eco, names]) => [eco, [...names.keys()]]));
 }
 
-/** A stored row prepared for matching; a world row's range text is parsed into events here. */
-function compile(row: StoredVulnerableRange): CompiledAffected | undefined {
+/** A stored row prepared for matching; a world row's range text is parsed into events (stored-vulnerabilities.ts). */
+function compile(row: StoredVulnerableRange): CompiledAffected {
   const ecosystem = row.ecosystem as Ecosystem;
-  if (row.affected.ranges) return compileAffected(ecosystem, { ranges: row.affected.ranges, versions: row.affected.versions });
-  const parsed = parseVulnerableVersionRange(ecosystem, row.vulnerableVersionRange);
-  return parsed.ok ? compileAffected(ecosystem, { ranges: [{ type: 'ECOSYSTEM', events: parsed.events }], versions: row.affected.versions }) : undefined;
+  return compileAffected(ecosystem, affectedVersionsOf(ecosystem, { ...row.affected, vulnerableVersionRange: row.vulnerableVersionRange }));
 }
 
 /** Stored rows by id as matchable ranges (compiled once; composition.ts caches the result per reference version). */
@@ -66,7 +65,6 @@ export function matchingAdvisoryIds(query: AffectsQuery, rows: readonly PackageR
       ids.add(range.advisoryId);
       continue;
     }
-    if (!range.compiled) continue;
     for (const version of versions) {
       const match = matchVersion(range.compiled, version!);
       if (match.ok && match.isAffected) {

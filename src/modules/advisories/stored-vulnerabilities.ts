@@ -100,7 +100,7 @@ export function vulnerabilityColumns(advisoryId: number, severity: string, v: St
 export type WorldRangeReading = { ok: true; ranges: OsvRange[] } | { ok: false; reason: string };
 
 /** A world file's `vulnerable_version_range` as the events rendering would have produced. */
-export function rangesOfWorldRange(ecosystem: Ecosystem, text: string): WorldRangeReading {
+function rangesOfWorldRange(ecosystem: Ecosystem, text: string): WorldRangeReading {
   const parsed = parseVulnerableVersionRange(ecosystem, text);
   return parsed.ok ? { ok: true, ranges: [{ type: 'ECOSYSTEM', events: [...parsed.events] as OsvRange['events'] }] } : parsed;
 }
@@ -127,7 +127,7 @@ export function storedWorldVulnerability(
  * What a stored row is matched by. Rows written before the events were kept (ranges null) have
  * their range text parsed; one that does not parse matches nothing.
  */
-export function affectedVersionsOf(ecosystem: Ecosystem, row: { ranges: OsvRange[] | null; versions: string[]; vulnerableVersionRange: string }): OsvAffectedVersions {
+export function affectedVersionsOf(ecosystem: Ecosystem, row: { ranges: readonly OsvRange[] | null; versions: readonly string[]; vulnerableVersionRange: string }): OsvAffectedVersions {
   if (row.ranges !== null) return { ranges: row.ranges, versions: row.versions };
   const reading = rangesOfWorldRange(ecosystem, row.vulnerableVersionRange);
   return { ranges: reading.ok ? reading.ranges : [], versions: row.versions };

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { jsonBody } from '../../http/body';
 import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
 import { linkedRoute, route } from '../../http/operation';
@@ -12,7 +12,7 @@ import { serializeAttestation } from './attestations.serializers';
 const attestationsOf = (res: Response) => servicesOf(res).attestations;
 
 /** Spec §4.3, #21–#22, and the bundle_url of #22's items. */
-export function attestationsRoutes(cached: RequestHandler): Router {
+export function attestationsRoutes(): Router {
   const router = Router();
 
   route(router, 'createAttestation', async (req, res) => {
@@ -21,12 +21,12 @@ export function attestationsRoutes(cached: RequestHandler): Router {
     sendJson(res, 201, await attestationsOf(res).create(principalOf(res), p.owner, p.repo, body.bundle));
   });
 
-  linkedRoute(router, 'listAttestations', 'bundle', cached, async (req, res) => {
+  linkedRoute(router, 'listAttestations', 'bundle', async (req, res) => {
     const p = parseInput(bundlePath, req.params, ATTESTATION_INPUT);
     sendJson(res, 200, (await attestationsOf(res).get(principalOf(res), p.owner, p.repo, p.attestation_id)).bundle);
   });
 
-  route(router, 'listAttestations', cached, async (req, res) => {
+  route(router, 'listAttestations', async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(subjectPath, req.params, ATTESTATION_INPUT);
     const q = parseInput(listQuery, req.query, ATTESTATION_INPUT);

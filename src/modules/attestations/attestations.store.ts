@@ -6,6 +6,7 @@ import { canonicalJson } from '../../shared/canonical-json';
 import type { CheckedBundle } from './attestation-bundle';
 import { ATTESTATIONS_LIST } from './attestations.cursors';
 import type { AttestationRecord, AttestationSubjectRecord } from './attestations.types';
+import { chunksOf } from '../../shared/chunks';
 
 export interface PredicateFilter {
   exact: string[];
@@ -36,7 +37,7 @@ export class AttestationsStore {
     }
     const id = Number(inserted[0].id ?? inserted[0]);
     const rows = checked.subjects.map((s) => ({ attestation_id: id, digest: s.digest, name: s.name }));
-    for (let i = 0; i < rows.length; i += 200) await db('attestation_subjects').insert(rows.slice(i, i + 200));
+    for (const chunk of chunksOf(rows, 200)) await db('attestation_subjects').insert(chunk);
     return id;
   }
 

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Request, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { KeysetPage } from '../../database/keyset';
 import { jsonBody } from '../../http/body';
 import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
@@ -21,31 +21,31 @@ function sendPage(req: Request, res: Response, page: KeysetPage<AlertView>, with
 }
 
 /** Spec §4.4, #23–#27 (#26 is the single-alert read); the request's `alertJson` writes alerts (cached, see composition.ts). */
-export function dependencyAlertsRoutes(cached: RequestHandler): Router {
+export function dependencyAlertsRoutes(): Router {
   const router = Router();
 
-  route(router, 'listEnterpriseDependencyAlerts', cached, async (req, res) => {
+  route(router, 'listEnterpriseDependencyAlerts', async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(enterprisePath, req.params, ALERT_INPUT);
     const q = parseInput(enterpriseListRequest, req.query, ALERT_QUERY_INPUT);
     sendPage(req, res, await alertsOf(res).listForEnterprise(principalOf(res), p.enterprise, q), true);
   });
 
-  route(router, 'listOrgDependencyAlerts', cached, async (req, res) => {
+  route(router, 'listOrgDependencyAlerts', async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(orgPath, req.params, ALERT_INPUT);
     const q = parseInput(orgListRequest, req.query, ALERT_QUERY_INPUT);
     sendPage(req, res, await alertsOf(res).listForOrg(principalOf(res), p.org, q), true);
   });
 
-  route(router, 'listRepoDependencyAlerts', cached, async (req, res) => {
+  route(router, 'listRepoDependencyAlerts', async (req, res) => {
     rejectPageParameter(req.query);
     const p = parseInput(repoPath, req.params, ALERT_INPUT);
     const q = parseInput(repoListRequest, req.query, ALERT_QUERY_INPUT);
     sendPage(req, res, await alertsOf(res).listForRepo(principalOf(res), p.owner, p.repo, q), false);
   });
 
-  route(router, 'getDependencyAlert', cached, async (req, res) => {
+  route(router, 'getDependencyAlert', async (req, res) => {
     const p = parseInput(alertPath, req.params, ALERT_INPUT);
     const view = await alertsOf(res).get(principalOf(res), p.owner, p.repo, p.alert_number);
     // Loaded after the versions were read: at least as new as they say.

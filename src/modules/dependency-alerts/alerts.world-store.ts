@@ -3,6 +3,7 @@ import { deferIndexes } from '../../database/dialect';
 import { runRepeated } from '../../database/statements';
 import type { Executor } from '../../database/transaction';
 import type { WorldAlert } from './alerts.store';
+import { chunksOf } from '../../shared/chunks';
 
 // The batched reads and writes of `orgsec load`: a batch of declared alerts costs a handful
 // of statements instead of several per alert.
@@ -37,12 +38,6 @@ const WORLD_COLUMNS: Array<keyof WorldAlert> = [
 ];
 
 const IDENTITY_COLUMNS = ['repo_id', 'advisory_id', 'ecosystem', 'package_name', 'manifest_path'] as const;
-
-function chunksOf<T>(items: readonly T[], size: number): T[][] {
-  const chunks: T[][] = [];
-  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
-  return chunks;
-}
 
 export function numberKeyOf(key: NumberKey): string {
   return `${key.repo_id}#${key.number}`;

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { jsonBody } from '../../http/body';
 import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
 import { route } from '../../http/operation';
@@ -11,7 +11,7 @@ import { spdxDocument } from './spdx-document';
 const dependencyGraphOf = (res: Response) => servicesOf(res).dependencyGraph;
 
 /** Interfaces.md Part 2, S1–S2. */
-export function dependencyGraphRoutes(cached: RequestHandler): Router {
+export function dependencyGraphRoutes(): Router {
   const router = Router();
 
   route(router, 'createDependencySnapshot', async (req, res) => {
@@ -21,7 +21,7 @@ export function dependencyGraphRoutes(cached: RequestHandler): Router {
     sendJson(res, 201, { id: receipt.id, created_at: receipt.createdAt, result: receipt.result, message: receipt.message });
   });
 
-  route(router, 'getDependencySbom', cached, async (req, res) => {
+  route(router, 'getDependencySbom', async (req, res) => {
     const p = parseInput(repoPath, req.params, SNAPSHOT_INPUT);
     const current = await dependencyGraphOf(res).current(principalOf(res), p.owner, p.repo);
     const subject = {

@@ -13,7 +13,7 @@ export const SNAPSHOT_INPUT: InputContext = { resource: 'DependencySnapshot', in
 export const MAX_SNAPSHOT_BYTES = 4 * 1024 * 1024;
 export const MAX_MANIFESTS = 100;
 export const MAX_RESOLVED_PER_MANIFEST = 5_000;
-export const MAX_DEPENDENCIES_PER_PACKAGE = 1_000;
+const MAX_DEPENDENCIES_PER_PACKAGE = 1_000;
 /** The original allows eight keys of scalar values in each metadata object. */
 export const MAX_METADATA_KEYS = 8;
 
@@ -69,8 +69,6 @@ export const submissionSchema = z.strictObject({
   metadata: metadata.optional(),
   manifests: boundedRecord(manifestSchema, MAX_MANIFESTS, 'manifests').optional(),
 });
-
-export type SnapshotBody = z.input<typeof submissionSchema>;
 
 export const snapshotBody = submissionSchema.transform(toSnapshotInput);
 

@@ -1,5 +1,6 @@
 import type { Executor } from '../../database/transaction';
 import type { DependencyPackage, SnapshotInput, SnapshotResult } from './dependency-graph.types';
+import { chunksOf } from '../../shared/chunks';
 
 /** Rows per multi-row insert: well under either dialect's limit on bound values. */
 const CHUNK = 200;
@@ -48,7 +49,7 @@ export class DependencySnapshotsStore {
         package_name: r.package.name, version: r.package.version, scope: r.scope, relationship: r.relationship,
         dependencies: JSON.stringify(r.dependencies), metadata: JSON.stringify(r.metadata),
       }));
-      for (let i = 0; i < rows.length; i += CHUNK) await db('dependency_snapshot_packages').insert(rows.slice(i, i + CHUNK));
+      for (const chunk of chunksOf(rows, CHUNK)) await db('dependency_snapshot_packages').insert(chunk);
     }
     return snapshotId;
   }

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { jsonBody } from '../../http/body';
 import { principalOf, servicesOf } from '../../http/locals';
 import { route } from '../../http/operation';
@@ -14,10 +14,10 @@ import { serializeInclusion, serializeOrgInclusion, serializeOrgTemplate, serial
 const oidcOf = (res: Response) => servicesOf(res).oidc;
 
 /** Spec §4.2, #11–#20. */
-export function oidcRoutes(cached: RequestHandler): Router {
+export function oidcRoutes(): Router {
   const router = Router();
 
-  route(router, 'listEnterpriseOidcInclusions', cached, async (req, res) => {
+  route(router, 'listEnterpriseOidcInclusions', async (req, res) => {
     const p = parseInput(enterprisePath, req.params, PATH_INPUT);
     sendJson(res, 200, (await oidcOf(res).listEnterpriseInclusions(principalOf(res), p.enterprise)).map(serializeInclusion));
   });
@@ -34,7 +34,7 @@ export function oidcRoutes(cached: RequestHandler): Router {
     sendEmpty(res, 204);
   });
 
-  route(router, 'listOrgOidcInclusions', cached, async (req, res) => {
+  route(router, 'listOrgOidcInclusions', async (req, res) => {
     const p = parseInput(orgPath, req.params, PATH_INPUT);
     sendJson(res, 200, (await oidcOf(res).listOrgInclusions(principalOf(res), p.org)).map(serializeOrgInclusion));
   });
@@ -51,7 +51,7 @@ export function oidcRoutes(cached: RequestHandler): Router {
     sendEmpty(res, 204);
   });
 
-  route(router, 'getOrgOidcSubjectTemplate', cached, async (req, res) => {
+  route(router, 'getOrgOidcSubjectTemplate', async (req, res) => {
     const p = parseInput(orgPath, req.params, PATH_INPUT);
     sendJson(res, 200, serializeOrgTemplate(await oidcOf(res).getOrgTemplate(principalOf(res), p.org)));
   });
@@ -63,7 +63,7 @@ export function oidcRoutes(cached: RequestHandler): Router {
     sendEmpty(res, 201);
   });
 
-  route(router, 'getRepoOidcSubjectTemplate', cached, async (req, res) => {
+  route(router, 'getRepoOidcSubjectTemplate', async (req, res) => {
     const p = parseInput(repoPath, req.params, PATH_INPUT);
     sendJson(res, 200, serializeRepoTemplate(await oidcOf(res).getRepoTemplate(principalOf(res), p.owner, p.repo)));
   });

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type Response } from 'express';
 import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
 import { route } from '../../http/operation';
 import { setPageLinks } from '../../http/pagination';
@@ -13,10 +13,10 @@ import { serializeRole, serializeRoleTeam, serializeRoleUser } from './org-roles
 const rolesOf = (res: Response) => servicesOf(res).orgRoles;
 
 /** Spec §4.1, #1–#10. */
-export function orgRolesRoutes(cached: RequestHandler): Router {
+export function orgRolesRoutes(): Router {
   const router = Router();
 
-  route(router, 'listOrgRoles', cached, async (req, res) => {
+  route(router, 'listOrgRoles', async (req, res) => {
     const { org } = parseInput(orgPath, req.params, ROLE_INPUT);
     const result = await rolesOf(res).listRoles(principalOf(res), org);
     sendJson(res, 200, {
@@ -61,13 +61,13 @@ export function orgRolesRoutes(cached: RequestHandler): Router {
     sendEmpty(res, 204);
   });
 
-  route(router, 'getOrgRole', cached, async (req, res) => {
+  route(router, 'getOrgRole', async (req, res) => {
     const p = parseInput(rolePath, req.params, ROLE_INPUT);
     const result = await rolesOf(res).getRole(principalOf(res), p.org, p.role_id);
     sendJson(res, 200, serializeRole(apiBaseOf(res), result.org, result.role));
   });
 
-  route(router, 'listOrgRoleTeams', cached, async (req, res) => {
+  route(router, 'listOrgRoleTeams', async (req, res) => {
     const p = parseInput(rolePath, req.params, ROLE_INPUT);
     const q = parseInput(roleMembersQuery, req.query, ROLE_INPUT);
     const result = await rolesOf(res).listTeams(principalOf(res), p.org, p.role_id, { page: q.page, perPage: q.per_page });
@@ -75,7 +75,7 @@ export function orgRolesRoutes(cached: RequestHandler): Router {
     sendJson(res, 200, result.items.map((item) => serializeRoleTeam(apiBaseOf(res), result.org, item)));
   });
 
-  route(router, 'listOrgRoleUsers', cached, async (req, res) => {
+  route(router, 'listOrgRoleUsers', async (req, res) => {
     const p = parseInput(rolePath, req.params, ROLE_INPUT);
     const q = parseInput(roleMembersQuery, req.query, ROLE_INPUT);
     const result = await rolesOf(res).listUsers(principalOf(res), p.org, p.role_id, { page: q.page, perPage: q.per_page });
