@@ -149,12 +149,3 @@ export function sampleUrl(operation: Operation): string {
   return fillPath(operation.path, operation.sample.params) + queryString(Object.entries(operation.sample.query));
 }
 
-export function isWrite(operation: Operation): boolean {
-  return operation.method !== 'GET';
-}
-
-export function operationByNumber(number: number): Operation {
-  const found = OPERATIONS.find((o) => o.number === number);
-  if (!found) throw new Error(`no operation #${number}`);
-  return found;
-}
