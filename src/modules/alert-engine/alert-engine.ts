@@ -211,22 +211,20 @@ export class AlertEngine implements AlertReevaluation {
 
 /** What alerts copy and auto-triage looks at, from the advisories of one evaluation. */
 class AdvisoryFacts {
-  private readonly vulnerabilities: Map<number, VulnerabilityTraits>;
+  private readonly byId: Map<number, VulnerabilityTraits>;
 
-  constructor(private readonly advisories: ReadonlyMap<number, AdvisoryTraits>, vulnerabilities: readonly VulnerabilityTraits[], private readonly ownerId: number) {
-    this.vulnerabilities = new Map(vulnerabilities.map((v) => [v.id, v]));
-    this.byPackage = vulnerabilities;
+  /** `vulnerabilities`: every row of the advisories, in id order. */
+  constructor(private readonly advisories: ReadonlyMap<number, AdvisoryTraits>, private readonly vulnerabilities: readonly VulnerabilityTraits[], private readonly ownerId: number) {
+    this.byId = new Map(vulnerabilities.map((v) => [v.id, v]));
   }
 
-  private readonly byPackage: readonly VulnerabilityTraits[];
-
   vulnerability(id: number | null): VulnerabilityTraits | undefined {
-    return id === null ? undefined : this.vulnerabilities.get(id);
+    return id === null ? undefined : this.byId.get(id);
   }
 
   /** The row an alert shows: the matched one, else the advisory's first on its package (as alert-views.ts). */
   private rowOf(alert: EngineAlert): VulnerabilityTraits | undefined {
-    return this.vulnerability(alert.vulnerabilityId) ?? this.byPackage.find((v) => v.advisoryId === alert.advisoryId && v.ecosystem === alert.ecosystem && v.packageName === alert.packageName);
+    return this.vulnerability(alert.vulnerabilityId) ?? this.vulnerabilities.find((v) => v.advisoryId === alert.advisoryId && v.ecosystem === alert.ecosystem && v.packageName === alert.packageName);
   }
 
   copies(advisoryId: number, hasPatch: boolean): AlertCopies {
