@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { importAdvisories } from '../helpers/advisory-import';
+import { importAdvisories, writeEpssFile } from '../helpers/advisory-import';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 
 // The alert engine through the public API (interfaces.md Part 2 "Dependency snapshots and
@@ -235,6 +235,21 @@ describe('advisory imports re-evaluate the repositories that hold the package', 
     expect(res.body[0].security_vulnerability.first_patched_version).toBeNull();
     const patched = await t.http().get(`/repos/${ORG}/imports/dependency-bot/alerts?has=patch&state=open`).set(owner);
     expect(patched.body).toEqual([]);
+  });
+});
+
+describe('EPSS imports', () => {
+  it('keep the alerts\' EPSS copies right: the filter and the shown score follow', async () => {
+    await importOsv([{ ...osv('GHSA-ae00-0000-0300', 'scored-pkg', { fixed: '2.0.0' }), aliases: ['CVE-2026-30000'] }]);
+    await submit('kinds', lock(npm('scored-pkg', '1.0.0')), 'refs/heads/main', 'epss-job');
+    const scored = () => t.http().get(`/repos/${ORG}/kinds/dependency-bot/alerts?epss_percentage=>=0.5`).set(owner);
+    expect((await scored()).body).toEqual([]);
+    const file = path.join(dir, 'epss.csv');
+    writeEpssFile(file, [['CVE-2026-30000', '0.91', '0.99']]);
+    await t.services.epssImport.importFile(file, (error) => { throw new Error(JSON.stringify(error)); });
+    const res = await scored();
+    expect(res.body.map((a: any) => [a.dependency.package.name, a.security_advisory.epss])).toEqual([['scored-pkg', { percentage: 0.91, percentile: '0.99' }]]);
+    expect(res.body[0].security_vulnerability.first_patched_version).toEqual({ identifier: '2.0.0' });
   });
 });
 

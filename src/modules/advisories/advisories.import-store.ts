@@ -189,8 +189,10 @@ export class AdvisoryImportStore {
       await trx('advisories').where('id', row.id).update({ epss_percentage: score.epss, epss_percentile: String(score.percentile) });
     }
     // Alerts keep a copy of the EPSS percentage: only advisories with alerts need it refreshed (one look-up per batch).
+    // No re-evaluation: what auto-triage looks at (TriageFacts) does not include EPSS.
     const withAlerts: Array<{ advisory_id: number }> = changed.length === 0 ? [] : await trx('dependency_alerts').whereIn('advisory_id', changed.map((row) => row.id)).distinct('advisory_id');
-    for (const { advisory_id: id } of withAlerts) await this.deps.alerts.refreshAdvisoryFacts(trx, Number(id));
+    const percentages = new Map(changed.map((row) => [Number(row.id), byCve.get(row.cve_id)!.epss]));
+    for (const { advisory_id: id } of withAlerts) await this.deps.alerts.refreshEpss(trx, Number(id), percentages.get(Number(id)) ?? null);
     return changed.length;
   }
 }

@@ -157,6 +157,17 @@ export class AlertsStore {
     return Number(row?.max ?? 0);
   }
 
+  /**
+   * After an advisory's EPSS scores changed: its alerts' copies of the percentage follow (only
+   * those: the other copies, has_patch above all, depend on the vulnerability each alert matched).
+   */
+  async refreshEpss(db: Executor, advisoryId: number, percentage: number | null): Promise<void> {
+    await db('dependency_alerts')
+      .where('advisory_id', advisoryId)
+      .whereRaw('epss_percentage is distinct from ?', [percentage])
+      .update({ epss_percentage: percentage, epss_sort: percentage ?? -1, version: db.raw('version + 1') });
+  }
+
   /** After an advisory changed: its alerts' copies follow, and their versions move. */
   async refreshAdvisoryFacts(db: Executor, advisoryId: number): Promise<void> {
     // One statement per package the advisory's alerts are on (not per alert): a reload of a
