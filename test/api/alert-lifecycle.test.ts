@@ -22,7 +22,7 @@ beforeAll(async () => {
   await t.load({
     users: [{ login: 'ae-owner' }],
     organizations: [{ login: ORG, owners: ['ae-owner'] }],
-    repositories: ['created', 'fixed', 'people', 'imports', 'kinds', 'declared', 'world', 'parallel', 'branch'].map((name) => ({ owner: ORG, name, private: true })),
+    repositories: ['created', 'fixed', 'people', 'reopen', 'imports', 'kinds', 'declared', 'world', 'parallel', 'branch'].map((name) => ({ owner: ORG, name, private: true })),
     tokens: [{ token: TOKEN, type: 'classic', user: 'ae-owner', scopes: ['repo'] }],
   });
   ownerId = Number((await t.db.knex('accounts').where('login', 'ae-owner').first('id')).id);
@@ -195,6 +195,20 @@ describe('people and the engine (#27)', () => {
       ['reopened', 1, 'open', ownerId], ['fixed', 1, 'fixed', null],
       ['assignees_changed', 2, 'fixed', ownerId],
     ]);
+  });
+});
+
+describe('a person reopening an auto-dismissed alert', () => {
+  it('keeps it open: the evaluation of the reopening does not dismiss it again', async () => {
+    const id = 'GHSA-ae00-0000-0400';
+    await importOsv([osv(id, 'reopen-pkg', { fixed: '2.0.0', modified: '2026-02-01T00:00:00Z' })]);
+    await submit('reopen', lock(npm('reopen-pkg', '1.0.0')));
+    await importOsv([osv(id, 'reopen-pkg', { fixed: '2.0.0', modified: '2026-02-02T00:00:00Z', withdrawn: '2026-02-02T00:00:00Z' })]);
+    expect((await alert('reopen', 1)).state).toBe('auto_dismissed');
+    const reopen = await t.http().patch(`/repos/${ORG}/reopen/dependency-bot/alerts/1`).set(owner).send({ state: 'open' });
+    expect(reopen.status).toBe(200);
+    expect(reopen.body).toMatchObject({ state: 'open', auto_dismissed_at: null });
+    expect(await events('reopen')).toEqual([['created', 1, 'open', null], ['auto_dismissed', 1, 'auto_dismissed', null], ['reopened', 1, 'open', ownerId]]);
   });
 });
 

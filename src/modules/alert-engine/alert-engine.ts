@@ -85,34 +85,33 @@ export class AlertEngine implements AlertReevaluation {
   constructor(private readonly deps: AlertEngineDeps) {}
 
   async repositories(trx: Knex.Transaction, repoIds: readonly number[], now: string): Promise<void> {
-    await this.evaluate(trx, repoIds, now, new Set());
-  }
-
-  /**
-   * After a person reopened an alert (#27): the repository is evaluated at once, so the alert
-   * may be fixed at once, but this evaluation does not auto-dismiss the alert just reopened.
-   */
-  async afterReopening(trx: Knex.Transaction, repoId: number, alertId: number, now: string): Promise<void> {
-    await this.evaluate(trx, [repoId], now, new Set([alertId]));
-  }
-
-  private async evaluate(trx: Knex.Transaction, repoIds: readonly number[], now: string, triageExempt: ReadonlySet<number>): Promise<void> {
     // Ascending ids: evaluations that lock several repositories lock them in one order (no deadlock).
     const ids = [...new Set(repoIds)].sort((a, b) => a - b);
     if (ids.length === 0) return;
     const policies = await this.deps.policies.forRepositories(trx, ids);
-    for (const repoId of ids) await this.repository(trx, repoId, now, policies.get(repoId) ?? NO_TRIAGE, triageExempt);
+    for (const repoId of ids) await this.repository(trx, repoId, now, policies.get(repoId) ?? NO_TRIAGE);
   }
 
-  private async repository(trx: Knex.Transaction, repoId: number, now: string, policy: TriagePolicy, triageExempt: ReadonlySet<number>): Promise<void> {
+  /**
+   * After a person reopened an alert (#27): that alert is evaluated at once, so it may be fixed
+   * at once; it is not auto-dismissed again by this evaluation, and no other alert is touched
+   * by a person's request.
+   */
+  async afterReopening(trx: Knex.Transaction, repoId: number, alertId: number, now: string): Promise<void> {
+    const policies = await this.deps.policies.forRepositories(trx, [repoId]);
+    await this.repository(trx, repoId, now, policies.get(repoId) ?? NO_TRIAGE, alertId);
+  }
+
+  /** Evaluates one repository; `reopened`: only that alert, just reopened by a person. */
+  private async repository(trx: Knex.Transaction, repoId: number, now: string, policy: TriagePolicy, reopened?: number): Promise<void> {
     const { store, snapshots } = this.deps;
     const repo = await store.lockRepository(trx, repoId);
     if (repo === undefined) return;
     const contributions = await snapshots.currentContributions(trx, repoId);
     const hasSnapshot = contributions.length > 0;
     const matched = hasSnapshot ? await this.findings(trx, currentDependencies(contributions)) : [];
-    const alerts = await store.alertsOf(trx, repoId);
-    const advisories = await store.advisoriesByIds(trx, [...alerts.map((a) => a.advisoryId), ...matched.map((f) => f.advisoryId)]);
+    const all = await store.alertsOf(trx, repoId);
+    const advisories = await store.advisoriesByIds(trx, [...all.map((a) => a.advisoryId), ...matched.map((f) => f.advisoryId)]);
     // Only reviewed and malware advisories raise alerts.
     const findings = new Map<string, Finding>();
     for (const f of matched) {
@@ -124,7 +123,7 @@ export class AlertEngine implements AlertReevaluation {
 
     const plans: Array<{ alert: EngineAlert | null; finding: Finding | undefined; refresh: Record<string, unknown>; steps: Step[] }> = [];
     const claimed = new Set<string>();
-    for (const alert of alerts) {
+    for (const alert of all) {
       const key = isEcosystem(alert.ecosystem) ? findingKey(alert.advisoryId, alert.ecosystem, alert.packageName, alert.manifestPath) : '';
       // A finding belongs to one alert: the lowest-numbered (a world file may declare it twice).
       const finding = claimed.has(key) ? undefined : findings.get(key);
@@ -135,10 +134,10 @@ export class AlertEngine implements AlertReevaluation {
         ...facts.copies(alert.advisoryId, verdict.facts.hasPatch),
         ...(finding ? { scope: finding.scope, relationship: finding.relationship, vulnerability_id: finding.vulnerabilityId } : {}),
       });
-      plans.push({ alert, finding, refresh, steps: stepsFor(alert, verdict, policy, triageExempt.has(alert.id)) });
+      if (reopened === undefined || alert.id === reopened) plans.push({ alert, finding, refresh, steps: stepsFor(alert, verdict, policy, alert.id === reopened) });
     }
     for (const [key, finding] of findings) {
-      if (claimed.has(key)) continue;
+      if (claimed.has(key) || reopened !== undefined) continue;
       const steps = stepsFor(null, facts.verdict(null, finding, true), policy);
       if (steps.length > 0) plans.push({ alert: null, finding, refresh: {}, steps });
     }
