@@ -120,28 +120,12 @@ export class AlertEngine implements AlertReevaluation {
       if ((type === 'reviewed' || type === 'malware') && !findings.has(key)) findings.set(key, f);
     }
     const facts = new AdvisoryFacts(advisories, await store.vulnerabilitiesOf(trx, [...advisories.keys()]), repo.ownerId);
+    await this.apply(trx, repoId, planTransitions({ alerts: all, findings, hasSnapshot, facts, policy, reopened }), facts, now);
+  }
 
-    const plans: Array<{ alert: EngineAlert | null; finding: Finding | undefined; refresh: Record<string, unknown>; steps: Step[] }> = [];
-    const claimed = new Set<string>();
-    for (const alert of all) {
-      const key = isEcosystem(alert.ecosystem) ? findingKey(alert.advisoryId, alert.ecosystem, alert.packageName, alert.manifestPath) : '';
-      // A finding belongs to one alert: the lowest-numbered (a world file may declare it twice).
-      const finding = claimed.has(key) ? undefined : findings.get(key);
-      if (finding) claimed.add(key);
-      const vulnerable = hasSnapshot ? finding !== undefined : alert.state !== 'fixed';
-      const verdict = facts.verdict(alert, finding, vulnerable);
-      const refresh = differing({ ...alert.copies, scope: alert.scope, relationship: alert.relationship, vulnerability_id: alert.vulnerabilityId }, {
-        ...facts.copies(alert.advisoryId, verdict.facts.hasPatch),
-        ...(finding ? { scope: finding.scope, relationship: finding.relationship, vulnerability_id: finding.vulnerabilityId } : {}),
-      });
-      if (reopened === undefined || alert.id === reopened) plans.push({ alert, finding, refresh, steps: stepsFor(alert, verdict, policy, alert.id === reopened) });
-    }
-    for (const [key, finding] of findings) {
-      if (claimed.has(key) || reopened !== undefined) continue;
-      const steps = stepsFor(null, facts.verdict(null, finding, true), policy);
-      if (steps.length > 0) plans.push({ alert: null, finding, refresh: {}, steps });
-    }
-
+  /** Writes the plans: refreshed copies, new alerts, then the transitions in rounds with their events. */
+  private async apply(trx: Knex.Transaction, repoId: number, plans: readonly Plan[], facts: AdvisoryFacts, now: string): Promise<void> {
+    const { store } = this.deps;
     // Alerts that only have copies to refresh.
     for (const plan of plans) if (plan.alert && plan.steps.length === 0 && Object.keys(plan.refresh).length > 0) await store.update(trx, plan.alert.id, plan.refresh);
     // New alerts, numbered after the last (the repository row is locked).
@@ -206,6 +190,47 @@ export class AlertEngine implements AlertReevaluation {
     }
     return found;
   }
+}
+
+/** What an evaluation of one repository does to an alert, or to a finding no alert has. */
+interface Plan {
+  alert: EngineAlert | null;
+  finding: Finding | undefined;
+  /** Columns brought in line (copies, the dependency as now submitted), written with the first step. */
+  refresh: Record<string, unknown>;
+  steps: Step[];
+}
+
+/**
+ * The plans of one repository: every alert against the findings, then the findings no alert
+ * has. Without an applied snapshot the alerts stand as they are (triaged, never fixed or
+ * created); `reopened`: only that alert is planned.
+ */
+function planTransitions(input: {
+  alerts: readonly EngineAlert[]; findings: ReadonlyMap<string, Finding>; hasSnapshot: boolean; facts: AdvisoryFacts; policy: TriagePolicy; reopened: number | undefined;
+}): Plan[] {
+  const { findings, hasSnapshot, facts, policy, reopened } = input;
+  const plans: Plan[] = [];
+  const claimed = new Set<string>();
+  for (const alert of input.alerts) {
+    const key = isEcosystem(alert.ecosystem) ? findingKey(alert.advisoryId, alert.ecosystem, alert.packageName, alert.manifestPath) : '';
+    // A finding belongs to one alert: the lowest-numbered (a world file may declare it twice).
+    const finding = claimed.has(key) ? undefined : findings.get(key);
+    if (finding) claimed.add(key);
+    const vulnerable = hasSnapshot ? finding !== undefined : alert.state !== 'fixed';
+    const verdict = facts.verdict(alert, finding, vulnerable);
+    const refresh = differing({ ...alert.copies, scope: alert.scope, relationship: alert.relationship, vulnerability_id: alert.vulnerabilityId }, {
+      ...facts.copies(alert.advisoryId, verdict.facts.hasPatch),
+      ...(finding ? { scope: finding.scope, relationship: finding.relationship, vulnerability_id: finding.vulnerabilityId } : {}),
+    });
+    if (reopened === undefined || alert.id === reopened) plans.push({ alert, finding, refresh, steps: stepsFor(alert, verdict, policy, alert.id === reopened) });
+  }
+  for (const [key, finding] of findings) {
+    if (claimed.has(key) || reopened !== undefined) continue;
+    const steps = stepsFor(null, facts.verdict(null, finding, true), policy);
+    if (steps.length > 0) plans.push({ alert: null, finding, refresh: {}, steps });
+  }
+  return plans;
 }
 
 /** What alerts copy and auto-triage looks at, from the advisories of one evaluation. */
