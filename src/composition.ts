@@ -47,6 +47,8 @@ export interface ServiceOptions {
   rateLimits?: RateLimitPolicy | false;
   /** Bytes of finished responses cached per instance (RESPONSE_CACHE_MB); 0 turns the response cache off. */
   responseCacheBytes?: number;
+  /** What auto-dismisses alerts; tests give their own, the service its rules and presets. */
+  triagePolicies?: TriagePolicies;
 }
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -103,7 +105,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     packageRows: (trx, keys) => rangesStore.rowsOfPackages(trx, keys),
     ranges: matchableRanges((trx, ids) => rangesStore.rangesByIds(trx, ids)),
     events: alertEvents,
-    policies: untilRulesLand,
+    policies: options.triagePolicies ?? untilRulesLand,
   });
   const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, snapshots: snapshotStore, reevaluation: alertEngine });
 
