@@ -30,6 +30,10 @@ import { OrgRolesService } from './modules/org-roles/org-roles.service';
 import { OrgRolesStore } from './modules/org-roles/org-roles.store';
 import { TokensService } from './modules/tokens/tokens.service';
 import { WorldLoader } from './modules/world/world.loader';
+import { AlertEngine } from './modules/alert-engine/alert-engine';
+import { AlertEngineStore } from './modules/alert-engine/alert-engine.store';
+import type { TriagePolicies } from './modules/auto-triage/triage-policy';
+import { AlertEvents } from './modules/dependency-alerts/alert-events';
 import { lazyObject } from './shared/lazy';
 import { AdvisoryImportStore } from './modules/advisories/advisories.import-store';
 import { AdvisoryImporter } from './modules/advisories/advisory-import';
@@ -43,9 +47,16 @@ export interface ServiceOptions {
   rateLimits?: RateLimitPolicy | false;
   /** Bytes of finished responses cached per instance (RESPONSE_CACHE_MB); 0 turns the response cache off. */
   responseCacheBytes?: number;
+  /** What auto-dismisses alerts; tests give their own, the service its rules and presets. */
+  triagePolicies?: TriagePolicies;
 }
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
+
+// Pre-merge placeholder until the auto-triage rules branch (i21-rules) lands: no rule or preset dismisses anything.
+const untilRulesLand: TriagePolicies = {
+  forRepositories: async (_db, repoIds) => new Map(repoIds.map((id) => [id, () => null])),
+};
 
 /**
  * What alerts refer to, kept per version of the rows they come from: `reference` for advisories,
@@ -85,9 +96,18 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
   const snapshotStore = new DependencySnapshotsStore();
-  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore });
-
   const globalAdvisoryStore = new GlobalAdvisoriesStore();
+  const alertEvents = new AlertEvents(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
+  const alertEngine = new AlertEngine({
+    snapshots: snapshotStore,
+    store: new AlertEngineStore(),
+    packageRows: (trx, keys) => globalAdvisoryStore.rowsOfPackages(trx, keys),
+    ranges: matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)),
+    events: alertEvents,
+    policies: options.triagePolicies ?? untilRulesLand,
+  });
+  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, snapshots: snapshotStore, reevaluation: alertEngine });
+
   const tokensAt = cachedTokenLookup(tokenStore);
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));
   const referencesAt = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
@@ -106,8 +126,10 @@ export function createServices(database: Database, options: ServiceOptions = {})
       orgRoles: () => new OrgRolesService({ db, accounts, access, roles, lookups: bound.lookups }),
       oidc: () => new OidcService({ db, lookups: bound.lookups, oidc: oidcStore }),
       attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts }),
-      dependencyAlerts: () => new DependencyAlertsService({ db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references }),
-      dependencyGraph: () => new DependencyGraphService({ db, lookups: bound.lookups, snapshots: snapshotStore }),
+      dependencyAlerts: () => new DependencyAlertsService({
+        db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references, events: alertEvents, engine: alertEngine,
+      }),
+      dependencyGraph: () => new DependencyGraphService({ db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine }),
       /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
       // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
@@ -125,9 +147,11 @@ export function createServices(database: Database, options: ServiceOptions = {})
     authorizer,
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
-    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore }),
+    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore, alertEngine }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),
+    /** The alert engine: what a rule or preset change calls (AlertReevaluation.repositories). */
+    alertEngine,
   };
 }
 

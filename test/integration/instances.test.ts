@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { sharedDatabase, startInstance, type Instance, type SharedDatabase } from '../helpers/instances';
 import { alertsWorld, makeAdvisories, makeAlerts, AL, ORG } from '../helpers/alerts-world';
@@ -118,3 +118,36 @@ it('concurrent template updates through both instances never lose use_immutable_
     expect((await call(b, 'GET', sub)).body.use_immutable_subject).toBe(true);
   }
 });
+
+it('snapshots of one repository through both instances, during an advisory import: no duplicate alert, numbers without gaps', async () => {
+  const cli = path.join(__dirname, '..', '..', 'dist', 'src', 'cli', 'index.js');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-race-'));
+  fs.writeFileSync(path.join(dir, 'world.json'), JSON.stringify({ repositories: [{ owner: ORG, name: 'race', private: true }] }));
+  expect(spawnSync(process.execPath, [cli, 'load', path.join(dir, 'world.json'), '--database', db.url], { encoding: 'utf8' }).status).toBe(0);
+  const osvDir = path.join(dir, 'osv');
+  fs.mkdirSync(osvDir);
+  for (const [id, name] of [['GHSA-race-0000-0001', 'race-pkg'], ['GHSA-race-0000-0002', 'race-other']]) {
+    fs.writeFileSync(path.join(osvDir, `${id}.json`), JSON.stringify({
+      schema_version: '1.6.0', id, modified: '2026-01-02T00:00:00Z', published: '2026-01-01T00:00:00Z', summary: name, details: name,
+      affected: [{ package: { ecosystem: 'npm', name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '2.0.0' }] }] }],
+      database_specific: { severity: 'HIGH', github_reviewed: true },
+    }));
+  }
+  const importing = new Promise<number | null>((resolve) => {
+    spawn(process.execPath, [cli, 'advisories', 'import', osvDir, '--database', db.url], { stdio: 'ignore' }).once('close', resolve);
+  });
+  const submissions = Array.from({ length: 10 }, (_, i) => call(i % 2 ? a : b, 'POST', `/repos/${ORG}/race/dependency-graph/snapshots`, {
+    version: 0, sha: 'ce587453ced02b1526dfb4cb910479d431683101', ref: 'refs/heads/main',
+    job: { id: `race-${i}`, correlator: `race-${i}` }, detector: { name: 'race', version: '1', url: 'https://example.com/race' }, scanned: '2026-04-01T00:00:00Z',
+    manifests: { [`m${i}.json`]: { name: `m${i}.json`, resolved: { p: { package_url: 'pkg:npm/race-pkg@1.0.0' }, o: { package_url: 'pkg:npm/race-other@1.5.0' } } } },
+  }));
+  const [code, ...answers] = await Promise.all([importing, ...submissions]);
+  expect(code).toBe(0);
+  expect(answers.map((r) => r.status)).toEqual(Array(10).fill(201));
+  const list = await call(a, 'GET', `/repos/${ORG}/race/dependency-bot/alerts?per_page=100`);
+  const alerts: any[] = list.body;
+  expect(alerts.map((x) => x.number).sort((p, q) => p - q)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  expect(new Set(alerts.map((x) => `${x.security_advisory.svcsa_id} ${x.dependency.package.name} ${x.dependency.manifest_path}`)).size).toBe(20);
+  expect(alerts.every((x) => x.state === 'open')).toBe(true);
+  fs.rmSync(dir, { recursive: true, force: true });
+}, 120_000);

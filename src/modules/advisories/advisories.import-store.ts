@@ -1,5 +1,9 @@
+import type { Knex } from 'knex';
 import type { Executor } from '../../database/transaction';
+import { nowTimestamp } from '../../shared/time';
+import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
+import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import type { EpssScore, ImportedAdvisory } from './osv';
 import { vulnerabilityColumns, type StoredVulnerability } from './stored-vulnerabilities';
 import { chunksOf } from '../../shared/chunks';
@@ -7,6 +11,8 @@ import { chunksOf } from '../../shared/chunks';
 // Writes imported advisories (interfaces.md "Advisory database"). The caller owns the
 // transaction: one per file. The data_versions triggers move the counters the caches read
 // (`reference` covers advisories and their vulnerabilities), so nothing here bumps them by hand.
+// Every write re-evaluates, in its transaction, the repositories it may change alerts of: those
+// whose current dependencies hold a package the advisories name, and those with alerts on them.
 
 export type UpsertOutcome = 'imported' | 'updated' | 'unchanged';
 
@@ -75,7 +81,7 @@ export interface AdvisoryWrite {
 }
 
 export class AdvisoryImportStore {
-  constructor(private readonly deps: { alerts: AlertsStore }) {}
+  constructor(private readonly deps: { alerts: AlertsStore; snapshots: DependencySnapshotsStore; reevaluation: AlertReevaluation }) {}
 
   /** The stored `modified` of each id present: null for advisories of world files. */
   async modifiedByIds(db: Executor, svcsaIds: readonly string[]): Promise<Map<string, string | null>> {
@@ -89,7 +95,7 @@ export class AdvisoryImportStore {
    * per statement (the statements, not the rows, are what an import of the public database
    * spends its time on), the others through upsert. Outcomes in the order given.
    */
-  async upsertMany(trx: Executor, writes: readonly AdvisoryWrite[]): Promise<UpsertOutcome[]> {
+  async upsertMany(trx: Knex.Transaction, writes: readonly AdvisoryWrite[]): Promise<UpsertOutcome[]> {
     const stored = await this.modifiedByIds(trx, writes.map((w) => w.advisory.svcsaId));
     const ids = new Map<string, number>();
     for (const chunk of chunksOf(writes.filter((w) => !stored.has(w.advisory.svcsaId)), ADVISORY_CHUNK)) {
@@ -105,9 +111,27 @@ export class AdvisoryImportStore {
     const outcomes: UpsertOutcome[] = [];
     for (const { advisory, vulnerabilities: list } of writes) {
       // Stored before, or inserted by another import meanwhile: the one-advisory path decides.
-      outcomes.push(ids.has(advisory.svcsaId) ? 'imported' : await this.upsert(trx, advisory, list));
+      outcomes.push(ids.has(advisory.svcsaId) ? 'imported' : await this.write(trx, advisory, list));
     }
+    await this.reevaluate(trx, writes.filter((_w, i) => outcomes[i] !== 'unchanged'));
     return outcomes;
+  }
+
+  /** upsert for one advisory, its alerts re-evaluated. */
+  async upsert(trx: Knex.Transaction, advisory: ImportedAdvisory, vulnerabilities: readonly StoredVulnerability[]): Promise<UpsertOutcome> {
+    const outcome = await this.write(trx, advisory, vulnerabilities);
+    if (outcome !== 'unchanged') await this.reevaluate(trx, [{ advisory, vulnerabilities }]);
+    return outcome;
+  }
+
+  /** The repositories whose alerts written advisories may change, evaluated again. */
+  private async reevaluate(trx: Knex.Transaction, written: readonly AdvisoryWrite[]): Promise<void> {
+    if (written.length === 0) return;
+    const packages = written.flatMap((w) => w.vulnerabilities.map((v) => ({ ecosystem: v.ecosystem, normalizedName: v.packageKey })));
+    const advisoryIds: Array<{ id: number }> = await trx('advisories').whereIn('svcsa_id', written.map((w) => w.advisory.svcsaId)).select('id');
+    const alerted: Array<{ repo_id: number }> = advisoryIds.length === 0 ? [] : await trx('dependency_alerts').whereIn('advisory_id', advisoryIds.map((a) => a.id)).distinct('repo_id');
+    const repoIds = new Set([...(await this.deps.snapshots.repositoriesHolding(trx, packages)), ...alerted.map((r) => Number(r.repo_id))]);
+    await this.deps.reevaluation.repositories(trx, [...repoIds], nowTimestamp());
   }
 
   /**
@@ -115,14 +139,14 @@ export class AdvisoryImportStore {
    * with it), and leaves the rest. Safe against another import of the same id: the insert
    * ignores a row that appeared meanwhile and the update only applies to an older revision.
    */
-  async upsert(trx: Executor, advisory: ImportedAdvisory, vulnerabilities: readonly StoredVulnerability[]): Promise<UpsertOutcome> {
+  private async write(trx: Executor, advisory: ImportedAdvisory, vulnerabilities: readonly StoredVulnerability[]): Promise<UpsertOutcome> {
     const values = advisoryColumns(advisory);
     const existing = await trx('advisories').where('svcsa_id', advisory.svcsaId).first('id');
     let id: number;
     if (existing === undefined) {
       const inserted = await trx('advisories').insert({ svcsa_id: advisory.svcsaId, ...values }).onConflict('svcsa_id').ignore().returning('id');
       const row = inserted[0] as { id: number } | undefined;
-      if (row === undefined) return this.upsert(trx, advisory, vulnerabilities); // inserted by another import meanwhile
+      if (row === undefined) return this.write(trx, advisory, vulnerabilities); // inserted by another import meanwhile
       id = Number(row.id);
     } else {
       id = Number(existing.id);
@@ -160,8 +184,10 @@ export class AdvisoryImportStore {
       await trx('advisories').where('id', row.id).update({ epss_percentage: score.epss, epss_percentile: String(score.percentile) });
     }
     // Alerts keep a copy of the EPSS percentage: only advisories with alerts need it refreshed (one look-up per batch).
+    // No re-evaluation: what auto-triage looks at (TriageFacts) does not include EPSS.
     const withAlerts: Array<{ advisory_id: number }> = changed.length === 0 ? [] : await trx('dependency_alerts').whereIn('advisory_id', changed.map((row) => row.id)).distinct('advisory_id');
-    for (const { advisory_id: id } of withAlerts) await this.deps.alerts.refreshAdvisoryFacts(trx, Number(id));
+    const percentages = new Map(changed.map((row) => [Number(row.id), byCve.get(row.cve_id)!.epss]));
+    for (const { advisory_id: id } of withAlerts) await this.deps.alerts.refreshEpss(trx, Number(id), percentages.get(Number(id)) ?? null);
     return changed.length;
   }
 }

@@ -48,6 +48,7 @@ function toAdvisory(r: Row, vulnerabilities: Row[]): AdvisoryRecord {
     sourceCodeLocation: r.source_code_location ?? null,
     credits: parseJsonColumn(r.credits, []),
     vulnerabilities: vulnerabilities.map((v) => ({
+      id: Number(v.id),
       ecosystem: v.ecosystem,
       packageName: v.package_name,
       severity: v.severity,

@@ -23,7 +23,7 @@ export function cachedFragments(fragments: AlertFragments, maxBytes = 16 * 2 ** 
     };
     return {
       advisory: (advisory) => cached(`a:${advisory.id}`, () => fragments.advisory(advisory)),
-      vulnerability: (advisoryId, v) => cached(`v:${advisoryId}:${v.ecosystem}:${v.packageName}`, () => fragments.vulnerability(advisoryId, v)),
+      vulnerability: (advisoryId, v) => cached(`v:${advisoryId}:${v.id}`, () => fragments.vulnerability(advisoryId, v)),
       repository: (base, repository) => cached(`r:${base}:${repository.id}`, () => fragments.repository(base, repository)),
       user: (base, user) => cached(`u:${base}:${user.id}`, () => fragments.user(base, user)),
     };

@@ -9,6 +9,8 @@ import { nowTimestamp } from '../../shared/time';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
+import type { AlertEvent, AlertEvents } from './alert-events';
+import { alertViews } from './alert-views';
 import type { AdvisoriesStore } from './advisories.store';
 import type { AlertChanges, AlertsStore } from './alerts.store';
 import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertScope, AlertVisibility } from './alerts.types';
@@ -48,8 +50,16 @@ export function storeReferences(stores: { alerts: AlertsStore; advisories: Advis
   };
 }
 
+/** What the alert engine does after a person reopened an alert (src/modules/alert-engine). */
+export interface ReopeningEvaluation {
+  afterReopening(trx: Knex.Transaction, repoId: number, alertId: number, now: string): Promise<void>;
+}
+
 export interface AlertsDeps {
   db: Knex;
+  /** Writes the events of people's transitions, in their transaction. */
+  events: AlertEvents;
+  engine: ReopeningEvaluation;
   lookups: AuthorizedLookups;
   alerts: AlertsStore;
   accounts: AccountsStore;
@@ -121,16 +131,26 @@ export class DependencyAlertsService {
       const alert = await alerts.findByNumber(trx, repo.id, ref.number, { lock: true });
       if (!alert) throw new NotFoundError();
       const assigneeIds = patch.assignees === undefined ? undefined : await this.assigneeIdsFor(trx, repo, patch.assignees);
-      const changes = patch.state === undefined ? {} : transition(alert, patch, principal);
-      if (Object.keys(changes).length > 0) await alerts.update(trx, alert.id, changes);
+      const now = nowTimestamp();
+      const changes = patch.state === undefined ? {} : transition(alert, patch, principal, now);
+      const senderId = principal.kind === 'user' ? principal.userId : null;
+      const events: AlertEvent[] = [];
+      if (Object.keys(changes).length > 0) {
+        await alerts.update(trx, alert.id, changes);
+        events.push({ alertId: alert.id, action: changes.state === 'dismissed' ? 'dismissed' : 'reopened', senderId });
+      }
       if (assigneeIds !== undefined) {
         const current = (await alerts.assigneeIds(trx, [alert.id])).get(alert.id) ?? [];
         const same = current.length === assigneeIds.length && current.every((id) => assigneeIds.includes(id));
         if (!same) {
           await alerts.replaceAssignees(trx, alert.id, assigneeIds);
           if (Object.keys(changes).length === 0) await alerts.update(trx, alert.id, {});
+          events.push({ alertId: alert.id, action: 'assignees_changed', senderId });
         }
       }
+      await this.deps.events.record(trx, events, now);
+      // Reopened: the next evaluation applies at once (the alert may be fixed already).
+      if (changes.state === 'open') await this.deps.engine.afterReopening(trx, repo.id, alert.id, now);
       const updated = (await alerts.findByNumber(trx, repo.id, ref.number))!;
       return (await this.hydrate(trx, [updated]))[0]!;
     });
@@ -162,32 +182,13 @@ export class DependencyAlertsService {
     return { ...page, items: await this.hydrate(db, items), total };
   }
 
-  /** Loads what a page of alerts shows, a batch per kind (never a query per alert). */
-  private async hydrate(db: Executor, alerts: AlertRecord[]): Promise<AlertView[]> {
-    const { references } = this.deps;
-    // In sequence: inside a transaction these share one connection.
-    const advisoryById = await references.advisoriesByIds(db, alerts.map((a) => a.advisoryId));
-    const assigneesByAlert = await references.assigneeIdsByAlertIds(db, alerts.map((a) => a.id));
-    const repositories = await references.repositoriesByIds(db, alerts.map((a) => a.repoId));
-    const userIds = [...new Set([...[...assigneesByAlert.values()].flat(), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
-    const users = await references.usersByIds(db, userIds);
-    return alerts.map((alert) => {
-      const advisory = advisoryById.get(alert.advisoryId)!;
-      return {
-        alert,
-        advisory,
-        vulnerability: advisory.vulnerabilities.find((v) => v.ecosystem === alert.ecosystem && v.packageName === alert.packageName) ?? null,
-        assignees: (assigneesByAlert.get(alert.id) ?? []).flatMap((id) => users.get(id) ?? []),
-        dismissedBy: alert.dismissedById === null ? null : users.get(alert.dismissedById) ?? null,
-        repository: repositories.get(alert.repoId)!,
-      };
-    });
+  private hydrate(db: Executor, alerts: AlertRecord[]): Promise<AlertView[]> {
+    return alertViews(db, this.deps.references, alerts);
   }
 }
 
 /** The changes a requested state makes (spec §3, reference.md), or a 409. */
-function transition(alert: AlertRecord, patch: AlertPatch, principal: Principal): AlertChanges {
-  const now = nowTimestamp();
+function transition(alert: AlertRecord, patch: AlertPatch, principal: Principal, now: string): AlertChanges {
   if (patch.state === 'dismissed') {
     if (alert.state === 'dismissed') throw new ConflictError(`Alert ${alert.number} is already dismissed`);
     if (alert.state !== 'open') throw new ConflictError(`Alert ${alert.number} is ${alert.state.replace('_', ' ')} and cannot be dismissed`);
@@ -202,5 +203,7 @@ function transition(alert: AlertRecord, patch: AlertPatch, principal: Principal)
   }
   if (alert.state === 'fixed') throw new ConflictError(`Alert ${alert.number} is fixed and cannot be reopened`);
   if (alert.state === 'open') return {};
-  return { state: 'open', updated_at: now, dismissed_at: null, dismissed_by_id: null, dismissed_reason: null, dismissed_comment: null, auto_dismissed_at: null };
+  return {
+    state: 'open', updated_at: now, dismissed_at: null, dismissed_by_id: null, dismissed_reason: null, dismissed_comment: null, auto_dismissed_at: null, auto_dismissed_by: null,
+  };
 }

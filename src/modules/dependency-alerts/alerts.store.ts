@@ -13,7 +13,7 @@ type Row = Record<string, any>;
 const ALERT_COLUMNS = [
   'a.id', 'a.repo_id', 'a.number', 'a.advisory_id', 'a.ecosystem', 'a.package_name', 'a.manifest_path', 'a.scope', 'a.relationship',
   'a.state', 'a.created_at', 'a.updated_at', 'a.fixed_at', 'a.auto_dismissed_at', 'a.dismissed_at', 'a.dismissed_by_id',
-  'a.dismissed_reason', 'a.dismissed_comment', 'a.epss_sort', 'a.version',
+  'a.dismissed_reason', 'a.dismissed_comment', 'a.epss_sort', 'a.version', 'a.vulnerability_id', 'a.auto_dismissed_by',
 ];
 
 
@@ -25,6 +25,7 @@ function toAlert(r: Row): AlertRecord {
     dismissedAt: r.dismissed_at ?? null, dismissedById: r.dismissed_by_id === null ? null : Number(r.dismissed_by_id),
     dismissedReason: r.dismissed_reason ?? null, dismissedComment: r.dismissed_comment ?? null,
     epssSort: Number(r.epss_sort), version: Number(r.version),
+    vulnerabilityId: r.vulnerability_id === null || r.vulnerability_id === undefined ? null : Number(r.vulnerability_id), autoDismissedBy: r.auto_dismissed_by ?? null,
   };
 }
 
@@ -38,7 +39,7 @@ export interface AdvisoryFacts {
 }
 
 export type AlertChanges = Partial<{
-  state: string; updated_at: string; fixed_at: string | null; auto_dismissed_at: string | null; dismissed_at: string | null;
+  state: string; updated_at: string; fixed_at: string | null; auto_dismissed_at: string | null; auto_dismissed_by: string | null; dismissed_at: string | null;
   dismissed_by_id: number | null; dismissed_reason: string | null; dismissed_comment: string | null;
 }>;
 
@@ -154,6 +155,17 @@ export class AlertsStore {
   async maxNumber(db: Executor, repoId: number): Promise<number> {
     const row = await db('dependency_alerts').where('repo_id', repoId).max({ max: 'number' }).first();
     return Number(row?.max ?? 0);
+  }
+
+  /**
+   * After an advisory's EPSS scores changed: its alerts' copies of the percentage follow (only
+   * those: the other copies, has_patch above all, depend on the vulnerability each alert matched).
+   */
+  async refreshEpss(db: Executor, advisoryId: number, percentage: number | null): Promise<void> {
+    await db('dependency_alerts')
+      .where('advisory_id', advisoryId)
+      .whereRaw('epss_percentage is distinct from ?', [percentage])
+      .update({ epss_percentage: percentage, epss_sort: percentage ?? -1, version: db.raw('version + 1') });
   }
 
   /** After an advisory changed: its alerts' copies follow, and their versions move. */

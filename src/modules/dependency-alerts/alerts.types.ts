@@ -35,9 +35,17 @@ export interface AlertRecord {
   dismissedComment: string | null;
   epssSort: number;
   version: number;
+  /** The vulnerability row the dependency matched; null on an alert a world file declared and no snapshot matched. */
+  vulnerabilityId: number | null;
+  /** Why an auto_dismissed alert is so (src/modules/alert-engine); null when a world file declared it. */
+  autoDismissedBy: AutoDismissal | null;
 }
 
+export type AutoDismissal = 'rule' | 'preset' | 'withdrawal';
+
 export interface AdvisoryVulnerability {
+  /** The advisory_vulnerabilities row: what a computed alert matched. */
+  id: number;
   ecosystem: string;
   packageName: string;
   severity: string;

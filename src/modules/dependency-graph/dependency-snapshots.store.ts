@@ -1,4 +1,5 @@
 import type { Executor } from '../../database/transaction';
+import { normalizePackageName, type Ecosystem } from '../advisories/versions';
 import type { DependencyPackage, SnapshotInput, SnapshotResult } from './dependency-graph.types';
 import { chunksOf } from '../../shared/chunks';
 
@@ -46,7 +47,8 @@ export class DependencySnapshotsStore {
       const manifestId = Number(m.id ?? m);
       const rows = manifest.resolved.map((r) => ({
         manifest_id: manifestId, package_key: r.key, package_url: r.packageUrl, purl_type: r.package.purlType, ecosystem: r.package.ecosystem,
-        package_name: r.package.name, version: r.package.version, scope: r.scope, relationship: r.relationship,
+        package_name: r.package.name, normalized_name: r.package.ecosystem === null ? null : normalizePackageName(r.package.ecosystem as Ecosystem, r.package.name),
+        version: r.package.version, scope: r.scope, relationship: r.relationship,
         dependencies: JSON.stringify(r.dependencies), metadata: JSON.stringify(r.metadata),
       }));
       for (const chunk of chunksOf(rows, CHUNK)) await db('dependency_snapshot_packages').insert(chunk);
@@ -81,6 +83,30 @@ export class DependencySnapshotsStore {
       .whereRaw('repository_current_snapshots.scanned <= excluded.scanned');
     const current = await db('repository_current_snapshots').where(key).first('snapshot_id');
     return Number(current?.snapshot_id) === snapshotId;
+  }
+
+  /**
+   * The repositories whose current dependencies hold any of these packages (ecosystem and
+   * normalized name): through the package index, never a scan of every snapshot.
+   */
+  async repositoriesHolding(db: Executor, packages: ReadonlyArray<{ ecosystem: string; normalizedName: string }>): Promise<number[]> {
+    const ids = new Set<number>();
+    const unique = [...new Map(packages.map((p) => [`${p.ecosystem}\u0000${p.normalizedName}`, [p.ecosystem, p.normalizedName]])).values()];
+    for (let i = 0; i < unique.length; i += CHUNK) {
+      const rows: Array<{ repo_id: number }> = await db('dependency_snapshot_packages as p')
+        .join('dependency_snapshot_manifests as m', 'm.id', 'p.manifest_id')
+        .join('repository_current_snapshots as c', 'c.snapshot_id', 'm.snapshot_id')
+        .whereIn(['p.ecosystem', 'p.normalized_name'], unique.slice(i, i + CHUNK))
+        .distinct('c.repo_id');
+      for (const row of rows) ids.add(Number(row.repo_id));
+    }
+    return [...ids].sort((a, b) => a - b);
+  }
+
+  /** Every repository with at least one applied snapshot (a world load re-evaluates them). */
+  async repositoriesWithSnapshots(db: Executor): Promise<number[]> {
+    const rows: Array<{ repo_id: number }> = await db('repository_current_snapshots').distinct('repo_id');
+    return rows.map((row) => Number(row.repo_id)).sort((a, b) => a - b);
   }
 
   /** The current snapshots of a repository with their manifests and packages, by correlator then detector. */

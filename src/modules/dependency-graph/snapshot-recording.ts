@@ -1,13 +1,22 @@
 import type { Knex } from 'knex';
+import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
 import type { SnapshotInput, SnapshotReceipt } from './dependency-graph.types';
 import type { DependencySnapshotsStore } from './dependency-snapshots.store';
 
 /**
  * Stores a checked submission and applies it when it is for the default branch and no newer
  * scan of its (correlator, detector) is current: S1's work after authorization, and the
- * world files' `dependency_snapshots`, in the caller's transaction.
+ * world files' `dependency_snapshots`, in the caller's transaction. An applied snapshot
+ * re-evaluates the repository's alerts in that transaction, so the next read sees them.
  */
-export async function recordSnapshot(trx: Knex.Transaction, store: DependencySnapshotsStore, repoId: number, input: SnapshotInput, now: string): Promise<SnapshotReceipt> {
+export async function recordSnapshot(
+  trx: Knex.Transaction,
+  deps: { snapshots: DependencySnapshotsStore; alerts: AlertReevaluation },
+  repoId: number,
+  input: SnapshotInput,
+  now: string,
+): Promise<SnapshotReceipt> {
+  const store = deps.snapshots;
   const defaultRef = `refs/heads/${await store.defaultBranchOf(trx, repoId)}`;
   const id = await store.insert(trx, repoId, input, 'ACCEPTED', now);
   if (input.ref !== defaultRef) {
@@ -17,5 +26,6 @@ export async function recordSnapshot(trx: Knex.Transaction, store: DependencySna
     return { id, createdAt: now, result: 'ACCEPTED', message: 'The snapshot was stored, but a snapshot scanned later for the same job correlator and detector is current: it does not change the repository\'s dependencies.' };
   }
   await store.setResult(trx, id, 'SUCCESS');
+  await deps.alerts.repositories(trx, [repoId], now);
   return { id, createdAt: now, result: 'SUCCESS', message: 'Dependency results for the repository have been successfully updated.' };
 }

@@ -1,3 +1,4 @@
+import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
 import { toSnapshotInput } from '../dependency-graph/dependency-graph.schemas';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import { recordSnapshot } from '../dependency-graph/snapshot-recording';
@@ -7,14 +8,21 @@ import type { SectionContext } from './world.accounts';
 /**
  * `dependency_snapshots`, in order, through S1's own recording (checked by S1's schema). A
  * snapshot already stored (same job, detector, commit, ref and scan time) is skipped: loading
- * a world twice changes nothing.
+ * a world twice changes nothing. Then every repository with an applied snapshot is evaluated
+ * again: the world's advisories and declared alerts may have changed under its snapshots.
  */
-export async function loadDependencySnapshots(ctx: SectionContext, snapshots: World['dependency_snapshots'], store: DependencySnapshotsStore): Promise<void> {
+export async function loadDependencySnapshots(
+  ctx: SectionContext,
+  snapshots: World['dependency_snapshots'],
+  deps: { snapshots: DependencySnapshotsStore; alerts: AlertReevaluation },
+): Promise<void> {
+  const store = deps.snapshots;
   const { trx, refs, now } = ctx;
   for (const [i, { repository, ...body }] of snapshots.entries()) {
     const repo = await refs.repo(`dependency_snapshots[${i}] "${repository}"`, repository);
     const input = toSnapshotInput(body);
     if (await store.isStored(trx, repo.id, input)) continue;
-    await recordSnapshot(trx, store, repo.id, input, now);
+    await recordSnapshot(trx, deps, repo.id, input, now);
   }
+  await deps.alerts.repositories(trx, await store.repositoriesWithSnapshots(trx), now);
 }

@@ -4,6 +4,7 @@ import { nowTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AttestationsStore } from '../attestations/attestations.store';
+import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import type { OrgRolesStore } from '../org-roles/org-roles.store';
@@ -43,7 +44,7 @@ export interface LoadOptions {
 // Every table a world declares, children first, for --replace. The predefined
 // organization roles (org_id null) are part of the schema, not of a world.
 const WORLD_TABLES = [
-  'repository_current_snapshots', 'dependency_snapshot_packages', 'dependency_snapshot_manifests', 'dependency_snapshots',
+  'events', 'repository_current_snapshots', 'dependency_snapshot_packages', 'dependency_snapshot_manifests', 'dependency_snapshots',
   'attestation_subjects', 'attestations', 'dependency_alert_assignees', 'dependency_alerts', 'advisory_vulnerabilities', 'advisories',
   'repository_oidc_subject_templates', 'organization_oidc_subject_templates', 'organization_oidc_property_inclusions',
   'enterprise_oidc_property_inclusions', 'token_repositories', 'tokens', 'organization_role_teams', 'organization_role_users',
@@ -55,7 +56,7 @@ const WORLD_TABLES = [
 /** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
 export class WorldLoader {
   constructor(
-    private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; snapshots: DependencySnapshotsStore },
+    private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; snapshots: DependencySnapshotsStore; alertEngine: AlertReevaluation },
   ) {}
 
   /** Loads a world given whole (in-process). */
@@ -90,7 +91,7 @@ export class WorldLoader {
         await loadAlerts(ctx, source, this.deps.alerts, (done) => progress(`alerts: ${done}/${source.alertCount}`));
         alertsParsed = true;
         await loadAttestations(ctx, world.attestations, this.deps.attestations);
-        await loadDependencySnapshots(ctx, world.dependency_snapshots, this.deps.snapshots);
+        await loadDependencySnapshots(ctx, world.dependency_snapshots, { snapshots: this.deps.snapshots, alerts: this.deps.alertEngine });
         await loadOidc(ctx, world.oidc);
         await pruneEnterpriseInclusions(trx);
         const generatedTokens = await this.loadTokens(trx, world.tokens);

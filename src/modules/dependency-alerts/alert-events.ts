@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+import { toJsonParts } from '../../shared/json-fragments';
+import { alertViews } from './alert-views';
+import type { AlertReferences } from './alerts.service';
+import { freshFragments, serializeAlert } from './alerts.serializers';
+
+// The outbox of `dependency_bot_alert` webhook events (interfaces.md Part 2 "Webhooks"; issue 22
+// delivers them): one row per transition, written in the transaction that makes it, with the
+// alert as #26 shows it at that moment, so a delivery never re-reads an alert that has changed
+// since. URLs in the stored alert are written under EVENT_API_BASE (the empty base: paths such
+// as /repos/o/r/dependency-bot/alerts/1); the delivery puts the instance's API base in front.
+
+export const EVENT_API_BASE = '';
+
+export const ALERT_EVENT_ACTIONS = [
+  'created', 'dismissed', 'reopened', 'fixed', 'reintroduced', 'auto_dismissed', 'auto_reopened', 'assignees_changed',
+] as const;
+export type AlertEventAction = (typeof ALERT_EVENT_ACTIONS)[number];
+
+/** One transition to record; senderId null: the engine's bot, dependency-bot[bot]. */
+export interface AlertEvent {
+  alertId: number;
+  action: AlertEventAction;
+  senderId: number | null;
+}
+
+export class AlertEvents {
+  /** `references` read the transaction's own rows: never a cache. */
+  constructor(private readonly references: AlertReferences) {}
+
+  /** Writes the events in the order given, each with its alert as it is now in `trx`. */
+  async record(trx: Knex.Transaction, events: readonly AlertEvent[], now: string): Promise<void> {
+    if (events.length === 0) return;
+    const ids = [...new Set(events.map((e) => e.alertId))];
+    const records = await this.references.alertsByIds(trx, ids);
+    const views = new Map((await alertViews(trx, this.references, ids.flatMap((id) => records.get(id) ?? []))).map((v) => [v.alert.id, v]));
+    const rows = events.flatMap(({ alertId, action, senderId }) => {
+      const view = views.get(alertId);
+      if (view === undefined) return [];
+      const { repository } = view;
+      const alert = Buffer.concat(toJsonParts(serializeAlert(EVENT_API_BASE, view, { withRepository: false }, freshFragments))).toString('utf8');
+      return [{
+        event: 'dependency_bot_alert', action, repo_id: repository.id, org_id: repository.ownerType === 'Organization' ? repository.ownerId : null,
+        alert_id: alertId, sender_id: senderId, created_at: now, payload: `{"alert":${alert}}`,
+      }];
+    });
+    // Ids follow the order inserted: one statement per chunk, rows in order.
+    for (let i = 0; i < rows.length; i += 100) await trx('events').insert(rows.slice(i, i + 100));
+  }
+}
