@@ -12,6 +12,9 @@ import { AccountsService } from './modules/accounts/accounts.service';
 import { AccountsStore } from './modules/accounts/accounts.store';
 import { StoreAuthorizedLookups } from './modules/accounts/authorized-lookups';
 import { cachedAuthorizedLookups } from './modules/accounts/cached-authorized-lookups';
+import type { AlertReevaluation } from './modules/alert-engine/alert-reevaluation';
+import { AutoTriageService } from './modules/auto-triage/auto-triage.service';
+import { AutoTriageStore } from './modules/auto-triage/auto-triage.store';
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
@@ -37,6 +40,9 @@ import { EpssImporter } from './modules/advisories/epss-import';
 import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { RateLimitStore } from './rate-limits/rate-limit.store';
+
+// Pre-merge placeholder for issue 21's alert engine (branch i21-engine): replaced at merge by the engine's AlertReevaluation.
+const untilEngineLands: AlertReevaluation = { repositories: async () => undefined };
 
 export interface ServiceOptions {
   /** The rate limits to hold callers to; false or absent: none (RATE_LIMITS=off). */
@@ -85,6 +91,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
   const snapshotStore = new DependencySnapshotsStore();
+  const autoTriageStore = new AutoTriageStore();
   const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore });
 
   const rangesStore = new GlobalAdvisoriesStore(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }).advisoriesByIds);
@@ -107,6 +114,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       attestations: () => new AttestationsService({ db, lookups: lookups(), attestations: attestationStore, accounts }),
       dependencyAlerts: () => new DependencyAlertsService({ db, lookups: lookups(), alerts: alertStore, accounts, access, references: referencesAt(versions) }),
       dependencyGraph: () => new DependencyGraphService({ db, lookups: lookups(), snapshots: snapshotStore }),
+      autoTriage: () => new AutoTriageService({ db, lookups: lookups(), store: autoTriageStore, reevaluation: untilEngineLands }),
       /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
       // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
@@ -124,7 +132,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     authorizer,
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
-    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore }),
+    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore, autoTriage: autoTriageStore }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),
   };

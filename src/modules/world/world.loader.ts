@@ -14,6 +14,8 @@ import {
 } from './world.accounts';
 import { loadAlerts } from './world.alerts';
 import { loadDependencySnapshots } from './world.dependency-graph';
+import { loadDependencyBotPresets, loadDependencyBotRules } from './world.auto-triage';
+import type { AutoTriageStore } from '../auto-triage/auto-triage.store';
 import type { World } from './world.schema';
 import { loadAdvisories, loadAttestations, loadOidc, pruneEnterpriseInclusions } from './world.security';
 import { worldSourceOf, type WorldSource } from './world.source';
@@ -43,6 +45,7 @@ export interface LoadOptions {
 // Every table a world declares, children first, for --replace. The predefined
 // organization roles (org_id null) are part of the schema, not of a world.
 const WORLD_TABLES = [
+  'dependency_bot_rules', 'dependency_bot_presets',
   'repository_current_snapshots', 'dependency_snapshot_packages', 'dependency_snapshot_manifests', 'dependency_snapshots',
   'attestation_subjects', 'attestations', 'dependency_alert_assignees', 'dependency_alerts', 'advisory_vulnerabilities', 'advisories',
   'repository_oidc_subject_templates', 'organization_oidc_subject_templates', 'organization_oidc_property_inclusions',
@@ -55,7 +58,10 @@ const WORLD_TABLES = [
 /** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
 export class WorldLoader {
   constructor(
-    private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; snapshots: DependencySnapshotsStore },
+    private readonly deps: {
+      db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore;
+      snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore;
+    },
   ) {}
 
   /** Loads a world given whole (in-process). */
@@ -91,6 +97,8 @@ export class WorldLoader {
         alertsParsed = true;
         await loadAttestations(ctx, world.attestations, this.deps.attestations);
         await loadDependencySnapshots(ctx, world.dependency_snapshots, this.deps.snapshots);
+        await loadDependencyBotRules(ctx, world.dependency_bot_rules, this.deps.autoTriage);
+        await loadDependencyBotPresets(ctx, world.dependency_bot_presets, this.deps.autoTriage);
         await loadOidc(ctx, world.oidc);
         await pruneEnterpriseInclusions(trx);
         const generatedTokens = await this.loadTokens(trx, world.tokens);
@@ -146,6 +154,8 @@ function countsOf(world: World, alerts: number): Record<string, number> {
     alerts,
     attestations: world.attestations.length,
     dependency_snapshots: world.dependency_snapshots.length,
+    dependency_bot_rules: world.dependency_bot_rules.length,
+    dependency_bot_presets: world.dependency_bot_presets.length,
     oidc_settings:
       (oidc.enterprise_property_inclusions?.length ?? 0) + (oidc.organization_property_inclusions?.length ?? 0)
       + (oidc.organization_subject_templates?.length ?? 0) + (oidc.repository_subject_templates?.length ?? 0),

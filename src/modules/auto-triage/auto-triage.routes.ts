@@ -1,0 +1,77 @@
+import { Router, type RequestHandler, type Response } from 'express';
+import { jsonBody } from '../../http/body';
+import { principalOf, servicesOf } from '../../http/locals';
+import { route } from '../../http/operation';
+import { sendEmpty, sendJson } from '../../http/respond';
+import { parseInput } from '../../http/validate';
+import {
+  PRESET_INPUT, RULE_INPUT, orgPath, orgRuleBody, orgRulePatchBody, presetsBody, repoPath, repoRuleBody, repoRulePatchBody,
+} from './auto-triage.schemas';
+import { integerString } from '../../http/params';
+import { z } from 'zod';
+import { serializePresets, serializeRule } from './auto-triage.serializers';
+import { TRIAGE_OPERATIONS, type TriageScope } from './auto-triage.service';
+
+const autoTriageOf = (res: Response) => servicesOf(res).autoTriage;
+const ruleIdParam = z.object({ rule_id: integerString({ min: 1 }) });
+
+/** What differs between the two levels: how the path names the owner, and the bodies. */
+const LEVELS = [
+  {
+    level: 'org',
+    scopeOf: (params: unknown): TriageScope => ({ level: 'org', org: parseInput(orgPath, params, RULE_INPUT).org }),
+    createBody: orgRuleBody,
+    patchBody: orgRulePatchBody,
+  },
+  {
+    level: 'repo',
+    scopeOf: (params: unknown): TriageScope => {
+      const p = parseInput(repoPath, params, RULE_INPUT);
+      return { level: 'repo', owner: p.owner, repo: p.repo };
+    },
+    createBody: repoRuleBody,
+    patchBody: repoRulePatchBody,
+  },
+] as const;
+
+/** Interfaces.md Part 2 "Auto-triage rules", #32–#45: the same seven operations at organization and repository level. */
+export function autoTriageRoutes(cached: RequestHandler): Router {
+  const router = Router();
+  for (const { level, scopeOf, createBody, patchBody } of LEVELS) {
+    const names = TRIAGE_OPERATIONS[level];
+    const ruleId = (params: unknown) => parseInput(ruleIdParam, params, RULE_INPUT).rule_id;
+
+    route(router, names.list, cached, async (req, res) => {
+      sendJson(res, 200, (await autoTriageOf(res).listRules(principalOf(res), scopeOf(req.params))).map(serializeRule));
+    });
+    route(router, names.create, async (req, res) => {
+      const scope = scopeOf(req.params);
+      const input = parseInput(createBody, jsonBody(req), RULE_INPUT);
+      sendJson(res, 201, serializeRule(await autoTriageOf(res).createRule(principalOf(res), scope, input)));
+    });
+    route(router, names.get, cached, async (req, res) => {
+      const scope = scopeOf(req.params);
+      sendJson(res, 200, serializeRule(await autoTriageOf(res).getRule(principalOf(res), scope, ruleId(req.params))));
+    });
+    route(router, names.update, async (req, res) => {
+      const scope = scopeOf(req.params);
+      const id = ruleId(req.params);
+      const patch = parseInput(patchBody, jsonBody(req), RULE_INPUT);
+      sendJson(res, 200, serializeRule(await autoTriageOf(res).updateRule(principalOf(res), scope, id, patch)));
+    });
+    route(router, names.delete, async (req, res) => {
+      const scope = scopeOf(req.params);
+      await autoTriageOf(res).deleteRule(principalOf(res), scope, ruleId(req.params));
+      sendEmpty(res, 204);
+    });
+    route(router, names.getPresets, cached, async (req, res) => {
+      sendJson(res, 200, serializePresets(await autoTriageOf(res).presets(principalOf(res), scopeOf(req.params))));
+    });
+    route(router, names.setPresets, async (req, res) => {
+      const scope = scopeOf(req.params);
+      const presets = parseInput(presetsBody, jsonBody(req), PRESET_INPUT);
+      sendJson(res, 200, serializePresets(await autoTriageOf(res).setPresets(principalOf(res), scope, presets)));
+    });
+  }
+  return router;
+}
