@@ -63,7 +63,7 @@ const BODIES: Partial<Record<OperationName, (caller: Caller) => object>> = {
 };
 
 /** A deleted target rule, inserted again with its id (ids are never reused otherwise). */
-async function restoreRule(knex: Knex, target: Target): Promise<void> {
+export async function restoreRule(knex: Knex, target: Target): Promise<void> {
   const id = ruleIdOf(target);
   const declared = RULE_OWNERS[id - 1];
   if (declared === undefined || JSON.stringify(declared.target) !== JSON.stringify(target)) return;

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
 import { givenArgs, parseArgs } from '../../../graphql/arguments';
 import type { GraphQLContext } from '../../../graphql/context';
 import { clearLoadersAfter } from '../../../graphql/loaders';
@@ -30,6 +30,11 @@ export class OrganizationAutoTriage {
     return (await ctx.services.autoTriage.listRules(ctx.principal, { level: 'org', org: org.login })).map(toRule);
   }
 
+  @FieldResolver(() => DependencyBotRule, { nullable: true, description: 'One of the organization\'s auto-triage rules, by id.' })
+  async rule(@Root() org: Organization, @Arg('id', () => Int, { description: 'The rule\'s id.' }) id: number, @Ctx() ctx: GraphQLContext): Promise<DependencyBotRule> {
+    return toRule(await ctx.services.autoTriage.getRule(ctx.principal, { level: 'org', org: org.login }, id));
+  }
+
   @FieldResolver(() => DependencyBotPresets, { nullable: true, description: 'The organization\'s auto-triage presets.' })
   async presets(@Root() org: Organization, @Ctx() ctx: GraphQLContext): Promise<DependencyBotPresets> {
     return ctx.services.autoTriage.presets(ctx.principal, { level: 'org', org: org.login });
@@ -41,6 +46,11 @@ export class RepositoryAutoTriage {
   @FieldResolver(() => [DependencyBotRule], { nullable: true, description: 'The repository\'s own auto-triage rules, oldest first (admins, organization owners and security managers).' })
   async rules(@Root() repo: Repository, @Ctx() ctx: GraphQLContext): Promise<DependencyBotRule[]> {
     return (await ctx.services.autoTriage.listRules(ctx.principal, { level: 'repo', owner: repo.record.ownerLogin, repo: repo.name })).map(toRule);
+  }
+
+  @FieldResolver(() => DependencyBotRule, { nullable: true, description: 'One of the repository\'s own auto-triage rules, by id.' })
+  async rule(@Root() repo: Repository, @Arg('id', () => Int, { description: 'The rule\'s id.' }) id: number, @Ctx() ctx: GraphQLContext): Promise<DependencyBotRule> {
+    return toRule(await ctx.services.autoTriage.getRule(ctx.principal, { level: 'repo', owner: repo.record.ownerLogin, repo: repo.name }, id));
   }
 
   @FieldResolver(() => DependencyBotPresets, { nullable: true, description: 'The repository\'s own auto-triage presets (null: it follows the default).' })
