@@ -15,6 +15,7 @@ import { cachedAuthorizedLookups } from './modules/accounts/cached-authorized-lo
 import type { AlertReevaluation } from './modules/alert-engine/alert-reevaluation';
 import { AutoTriageService } from './modules/auto-triage/auto-triage.service';
 import { AutoTriageStore } from './modules/auto-triage/auto-triage.store';
+import { StoreTriagePolicies } from './modules/auto-triage/store-triage-policies';
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
@@ -132,6 +133,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     authorizer,
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
+    /** Auto-triage's answer to the alert engine: which alerts a rule or preset dismisses, per repository. */
+    triagePolicies: new StoreTriagePolicies({ store: autoTriageStore }),
     world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore, autoTriage: autoTriageStore }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),

@@ -3,8 +3,7 @@ import { AccountsStore } from '../../src/modules/accounts/accounts.store';
 import type { AlertReevaluation } from '../../src/modules/alert-engine/alert-reevaluation';
 import { AutoTriageService } from '../../src/modules/auto-triage/auto-triage.service';
 import { AutoTriageStore } from '../../src/modules/auto-triage/auto-triage.store';
-import { StoreTriagePolicies } from '../../src/modules/auto-triage/store-triage-policies';
-import type { TriageFacts } from '../../src/modules/auto-triage/triage-policy';
+import type { TriageFacts, TriagePolicies } from '../../src/modules/auto-triage/triage-policy';
 import { createServices, type Services } from '../../src/composition';
 import type { Principal } from '../../src/auth/principal';
 import { recordStatements } from '../helpers/statements';
@@ -17,7 +16,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/test-database'
 let db: TestDatabase;
 let services: Services;
 const store = new AutoTriageStore();
-const policies = new StoreTriagePolicies({ store });
+/** As composition.ts builds it for the alert engine. */
+let policies: TriagePolicies;
 const OWNER_TOKEN = 'atp_owner_token';
 
 const DEV_NPM: TriageFacts = {
@@ -28,6 +28,7 @@ const DEV_NPM: TriageFacts = {
 beforeAll(async () => {
   db = await createTestDatabase();
   services = createServices(db);
+  policies = services.triagePolicies;
   await services.world.load({
     users: [{ login: 'atp-owner' }, { login: 'atp-solo' }],
     organizations: [{ login: 'atp-org', owners: ['atp-owner'] }],
