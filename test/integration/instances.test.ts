@@ -118,3 +118,11 @@ it('concurrent template updates through both instances never lose use_immutable_
     expect((await call(b, 'GET', sub)).body.use_immutable_subject).toBe(true);
   }
 });
+
+it('auto-triage rules created through both instances at once stop at the organization\'s limit of 25', async () => {
+  const rules = `/orgs/${ORG}/dependency-bot/rules`;
+  const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', rules, { name: `race ${i}`, conditions: { severity: ['low'] } })));
+  expect(answers.filter((x) => x.status === 201)).toHaveLength(25);
+  expect(answers.filter((x) => x.status === 422).map((x) => x.body.message)).toEqual(Array.from({ length: 15 }, () => expect.stringMatching(/at most 25/)));
+  expect((await call(b, 'GET', rules)).body).toHaveLength(25);
+});
