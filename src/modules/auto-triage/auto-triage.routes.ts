@@ -5,21 +5,19 @@ import { route } from '../../http/operation';
 import { sendEmpty, sendJson } from '../../http/respond';
 import { parseInput } from '../../http/validate';
 import {
-  PRESET_INPUT, RULE_INPUT, orgPath, orgRuleBody, orgRulePatchBody, presetsBody, repoPath, repoRuleBody, repoRulePatchBody,
+  PRESET_INPUT, RULE_INPUT, orgPath, orgRuleBody, orgRulePatchBody, orgRulePath, presetsBody, repoPath, repoRuleBody, repoRulePatchBody, repoRulePath,
 } from './auto-triage.schemas';
-import { integerString } from '../../http/params';
-import { z } from 'zod';
 import { serializePresets, serializeRule } from './auto-triage.serializers';
 import { TRIAGE_OPERATIONS, type TriageScope } from './auto-triage.service';
 
 const autoTriageOf = (res: Response) => servicesOf(res).autoTriage;
-const ruleIdParam = z.object({ rule_id: integerString({ min: 1 }) });
 
 /** What differs between the two levels: how the path names the owner, and the bodies. */
 const LEVELS = [
   {
     level: 'org',
     scopeOf: (params: unknown): TriageScope => ({ level: 'org', org: parseInput(orgPath, params, RULE_INPUT).org }),
+    rulePath: orgRulePath,
     createBody: orgRuleBody,
     patchBody: orgRulePatchBody,
   },
@@ -29,6 +27,7 @@ const LEVELS = [
       const p = parseInput(repoPath, params, RULE_INPUT);
       return { level: 'repo', owner: p.owner, repo: p.repo };
     },
+    rulePath: repoRulePath,
     createBody: repoRuleBody,
     patchBody: repoRulePatchBody,
   },
@@ -37,9 +36,9 @@ const LEVELS = [
 /** Interfaces.md Part 2 "Auto-triage rules", #32–#45: the same seven operations at organization and repository level. */
 export function autoTriageRoutes(cached: RequestHandler): Router {
   const router = Router();
-  for (const { level, scopeOf, createBody, patchBody } of LEVELS) {
+  for (const { level, scopeOf, rulePath, createBody, patchBody } of LEVELS) {
     const names = TRIAGE_OPERATIONS[level];
-    const ruleId = (params: unknown) => parseInput(ruleIdParam, params, RULE_INPUT).rule_id;
+    const ruleId = (params: unknown) => parseInput(rulePath, params, RULE_INPUT).rule_id;
 
     route(router, names.list, cached, async (req, res) => {
       sendJson(res, 200, (await autoTriageOf(res).listRules(principalOf(res), scopeOf(req.params))).map(serializeRule));
