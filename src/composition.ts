@@ -135,7 +135,10 @@ export function createServices(database: Database, options: ServiceOptions = {})
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
     /** Auto-triage's answer to the alert engine: which alerts a rule or preset dismisses, per repository. */
     triagePolicies: new StoreTriagePolicies({ store: autoTriageStore }),
-    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore, autoTriage: autoTriageStore }),
+    world: new WorldLoader({
+      db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore, autoTriage: autoTriageStore,
+      reevaluation: untilEngineLands,
+    }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),
   };

@@ -6,6 +6,11 @@ import { AutoTriageStore } from '../../src/modules/auto-triage/auto-triage.store
 import type { TriageFacts, TriagePolicies } from '../../src/modules/auto-triage/triage-policy';
 import { createServices, type Services } from '../../src/composition';
 import type { Principal } from '../../src/auth/principal';
+import { AttestationsStore } from '../../src/modules/attestations/attestations.store';
+import { AlertsStore } from '../../src/modules/dependency-alerts/alerts.store';
+import { DependencySnapshotsStore } from '../../src/modules/dependency-graph/dependency-snapshots.store';
+import { OrgRolesStore } from '../../src/modules/org-roles/org-roles.store';
+import { WorldLoader } from '../../src/modules/world/world.loader';
 import { recordStatements } from '../helpers/statements';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
@@ -132,6 +137,19 @@ describe('AutoTriageService re-evaluates what a write reaches, in the write\'s t
       name: 'never', enforcement: 'enabled', conditions: { severity: ['low'] }, action: 'dismiss',
     })).rejects.toThrow('engine failed');
     expect(await db.knex('dependency_bot_rules').select('id')).toEqual(before);
+  });
+
+  it('a world file\'s rules and presets re-evaluate the repositories they reach, in the load\'s transaction', async () => {
+    const loader = new WorldLoader({
+      db: db.knex, accounts: new AccountsStore(), roles: new OrgRolesStore(), tokens: services.tokens, attestations: new AttestationsStore(),
+      alerts: new AlertsStore(), snapshots: new DependencySnapshotsStore(), autoTriage: store, reevaluation: recording,
+    });
+    await loader.load({
+      dependency_bot_rules: [{ repository: 'atp-solo/solo', name: 'From the world', conditions: { severity: ['high'] } }],
+      dependency_bot_presets: [{ org: 'atp-org', low_impact_development: true }],
+    });
+    const expected = (await Promise.all(['public', 'private', 'opted-out', 'solo'].map(repoId))).sort((a, b) => a - b);
+    expect(calls).toEqual([{ repoIds: expected, inTransaction: true, rulesSeen: expect.any(Number) }]);
   });
 
   it('reads re-evaluate nothing', async () => {

@@ -1,3 +1,4 @@
+import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
 import { MAX_ORG_RULES, MAX_REPO_RULES, ruleInputOf } from '../auto-triage/auto-triage.schemas';
 import type { AutoTriageStore } from '../auto-triage/auto-triage.store';
 import type { RuleOwner } from '../auto-triage/auto-triage.types';
@@ -17,7 +18,7 @@ async function ownerOf(ctx: SectionContext, entry: string, declared: Owned): Pro
  * `dependency_bot_rules`: a rule is known by its owner and name, so loading a world twice
  * changes nothing (a declared rule updates the one of that name). The API's limits hold.
  */
-export async function loadDependencyBotRules(ctx: SectionContext, rules: World['dependency_bot_rules'], store: AutoTriageStore): Promise<void> {
+async function loadDependencyBotRules(ctx: SectionContext, rules: World['dependency_bot_rules'], store: AutoTriageStore): Promise<void> {
   for (const [i, { org, repository, ...body }] of rules.entries()) {
     const entry = `dependency_bot_rules[${i}]`;
     const owner = await ownerOf(ctx, entry, { org, repository });
@@ -35,8 +36,23 @@ export async function loadDependencyBotRules(ctx: SectionContext, rules: World['
   }
 }
 
+/**
+ * Both auto-triage sections, then the alerts of every repository they reach re-evaluated in the
+ * load's transaction, as the API's writes do.
+ */
+export async function loadAutoTriage(ctx: SectionContext, world: Pick<World, 'dependency_bot_rules' | 'dependency_bot_presets'>, store: AutoTriageStore, reevaluation: AlertReevaluation): Promise<void> {
+  await loadDependencyBotRules(ctx, world.dependency_bot_rules, store);
+  await loadDependencyBotPresets(ctx, world.dependency_bot_presets, store);
+  const repoIds = new Set<number>();
+  for (const declared of [...world.dependency_bot_rules, ...world.dependency_bot_presets]) {
+    const owner = await ownerOf(ctx, 'dependency_bot_rules', declared); // resolved above: never fails here
+    for (const id of owner.kind === 'repo' ? [owner.repoId] : await store.repoIdsOfOrg(ctx.trx, owner.orgId)) repoIds.add(id);
+  }
+  if (repoIds.size > 0) await reevaluation.repositories(ctx.trx, [...repoIds].sort((a, b) => a - b), ctx.now);
+}
+
 /** `dependency_bot_presets`: each entry sets its owner's switches. */
-export async function loadDependencyBotPresets(ctx: SectionContext, presets: World['dependency_bot_presets'], store: AutoTriageStore): Promise<void> {
+async function loadDependencyBotPresets(ctx: SectionContext, presets: World['dependency_bot_presets'], store: AutoTriageStore): Promise<void> {
   for (const [i, p] of presets.entries()) {
     const owner = await ownerOf(ctx, `dependency_bot_presets[${i}]`, p);
     await store.setPresets(ctx.trx, owner, { lowImpactDevelopment: p.low_impact_development }, ctx.now);

@@ -14,7 +14,8 @@ import {
 } from './world.accounts';
 import { loadAlerts } from './world.alerts';
 import { loadDependencySnapshots } from './world.dependency-graph';
-import { loadDependencyBotPresets, loadDependencyBotRules } from './world.auto-triage';
+import { loadAutoTriage } from './world.auto-triage';
+import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
 import type { AutoTriageStore } from '../auto-triage/auto-triage.store';
 import type { World } from './world.schema';
 import { loadAdvisories, loadAttestations, loadOidc, pruneEnterpriseInclusions } from './world.security';
@@ -60,7 +61,7 @@ export class WorldLoader {
   constructor(
     private readonly deps: {
       db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore;
-      snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore;
+      snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore; reevaluation: AlertReevaluation;
     },
   ) {}
 
@@ -97,8 +98,7 @@ export class WorldLoader {
         alertsParsed = true;
         await loadAttestations(ctx, world.attestations, this.deps.attestations);
         await loadDependencySnapshots(ctx, world.dependency_snapshots, this.deps.snapshots);
-        await loadDependencyBotRules(ctx, world.dependency_bot_rules, this.deps.autoTriage);
-        await loadDependencyBotPresets(ctx, world.dependency_bot_presets, this.deps.autoTriage);
+        await loadAutoTriage(ctx, world, this.deps.autoTriage, this.deps.reevaluation);
         await loadOidc(ctx, world.oidc);
         await pruneEnterpriseInclusions(trx);
         const generatedTokens = await this.loadTokens(trx, world.tokens);
