@@ -29,7 +29,6 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('org_id').nullable().references('account_id').inTable('organizations').onDelete('CASCADE');
     t.integer('repo_id').nullable().references('id').inTable('repositories').onDelete('CASCADE');
     t.boolean('low_impact_development').nullable();
-    t.string('updated_at', 20).notNullable();
     // Unique per owner; both dialects allow many NULLs under a unique index.
     t.unique(['org_id'], { indexName: 'dependency_bot_presets_org_unique' });
     t.unique(['repo_id'], { indexName: 'dependency_bot_presets_repo_unique' });

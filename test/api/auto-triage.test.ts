@@ -236,7 +236,8 @@ describe('world files', () => {
     await t.load(world);
     const before = await hashTables(t.db.knex);
     await t.load(world);
-    expect((await hashTables(t.db.knex)).dependency_bot_rules).toEqual(before.dependency_bot_rules);
+    const after = await hashTables(t.db.knex);
+    expect([after.dependency_bot_rules, after.dependency_bot_presets]).toEqual([before.dependency_bot_rules, before.dependency_bot_presets]);
     expect((await t.http().get('/orgs/at-world-org/dependency-bot/rules').set(as(T.owner))).body).toEqual([
       expect.objectContaining({ name: 'Org rule', enforcement: 'enforced', conditions: { severity: ['low'] }, action: 'dismiss' }),
     ]);

@@ -72,8 +72,8 @@ export class AutoTriageService {
   }
 
   async setPresets(principal: Principal, scope: TriageScope, presets: PresetSettings): Promise<PresetSettings> {
-    return this.write(principal, scope, 'setPresets', async (trx, owner, now) => {
-      await this.deps.store.setPresets(trx, owner, presets, now);
+    return this.write(principal, scope, 'setPresets', async (trx, owner) => {
+      await this.deps.store.setPresets(trx, owner, presets);
       return presets;
     });
   }

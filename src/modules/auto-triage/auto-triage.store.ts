@@ -96,12 +96,12 @@ export class AutoTriageStore {
     return { lowImpactDevelopment: presetOfColumn(row?.low_impact_development) };
   }
 
-  async setPresets(trx: Knex.Transaction, owner: RuleOwner, presets: PresetSettings, now: string): Promise<void> {
+  async setPresets(trx: Knex.Transaction, owner: RuleOwner, presets: PresetSettings): Promise<void> {
     const column = owner.kind === 'org' ? 'org_id' : 'repo_id';
     await trx('dependency_bot_presets')
-      .insert({ ...ownerColumn(owner), low_impact_development: presets.lowImpactDevelopment, updated_at: now })
+      .insert({ ...ownerColumn(owner), low_impact_development: presets.lowImpactDevelopment })
       .onConflict(column)
-      .merge(['low_impact_development', 'updated_at']);
+      .merge(['low_impact_development']);
   }
 
   /** The repositories of an organization: what an organization's rule or preset reaches. */

@@ -1,3 +1,4 @@
+import { canonicalJson } from '../../shared/canonical-json';
 import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
 import { MAX_ORG_RULES, MAX_REPO_RULES, ruleInputOf } from '../auto-triage/auto-triage.schemas';
 import type { AutoTriageStore } from '../auto-triage/auto-triage.store';
@@ -25,7 +26,10 @@ async function loadDependencyBotRules(ctx: SectionContext, rules: World['depende
     const input = ruleInputOf(body);
     const existing = (await store.listRules(ctx.trx, owner)).find((r) => r.name === input.name);
     if (existing) {
-      await store.updateRule(ctx.trx, existing, input, ctx.now);
+      // Unchanged, it is left alone (its updated_at too): loading a world twice changes nothing.
+      const same = existing.enforcement === input.enforcement && existing.action === input.action
+        && canonicalJson(existing.conditions) === canonicalJson(input.conditions);
+      if (!same) await store.updateRule(ctx.trx, existing, input, ctx.now);
       continue;
     }
     const max = owner.kind === 'org' ? MAX_ORG_RULES : MAX_REPO_RULES;
@@ -55,6 +59,6 @@ export async function loadAutoTriage(ctx: SectionContext, world: Pick<World, 'de
 async function loadDependencyBotPresets(ctx: SectionContext, presets: World['dependency_bot_presets'], store: AutoTriageStore): Promise<void> {
   for (const [i, p] of presets.entries()) {
     const owner = await ownerOf(ctx, `dependency_bot_presets[${i}]`, p);
-    await store.setPresets(ctx.trx, owner, { lowImpactDevelopment: p.low_impact_development }, ctx.now);
+    await store.setPresets(ctx.trx, owner, { lowImpactDevelopment: p.low_impact_development });
   }
 }
