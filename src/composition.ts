@@ -12,6 +12,9 @@ import { AccountsService } from './modules/accounts/accounts.service';
 import { AccountsStore } from './modules/accounts/accounts.store';
 import { StoreAuthorizedLookups } from './modules/accounts/authorized-lookups';
 import { cachedAuthorizedLookups } from './modules/accounts/cached-authorized-lookups';
+import { AutoTriageService } from './modules/auto-triage/auto-triage.service';
+import { AutoTriageStore } from './modules/auto-triage/auto-triage.store';
+import { StoreTriagePolicies } from './modules/auto-triage/store-triage-policies';
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
@@ -53,11 +56,6 @@ export interface ServiceOptions {
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
 
-// Pre-merge placeholder until the auto-triage rules branch (i21-rules) lands: no rule or preset dismisses anything.
-const untilRulesLand: TriagePolicies = {
-  forRepositories: async (_db, repoIds) => new Map(repoIds.map((id) => [id, () => null])),
-};
-
 /**
  * What alerts refer to, kept per version of the rows they come from: `reference` for advisories,
  * repositories and users, `data` for alert rows and assignee lists (any write empties them).
@@ -96,6 +94,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
   const snapshotStore = new DependencySnapshotsStore();
+  const autoTriageStore = new AutoTriageStore();
+  const triagePolicies = new StoreTriagePolicies({ store: autoTriageStore });
   const globalAdvisoryStore = new GlobalAdvisoriesStore();
   const alertEvents = new AlertEvents(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
   const alertEngine = new AlertEngine({
@@ -104,7 +104,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     packageRows: (trx, keys) => globalAdvisoryStore.rowsOfPackages(trx, keys),
     ranges: matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)),
     events: alertEvents,
-    policies: options.triagePolicies ?? untilRulesLand,
+    policies: options.triagePolicies ?? triagePolicies,
   });
   const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, snapshots: snapshotStore, reevaluation: alertEngine });
 
@@ -130,6 +130,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
         db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references, events: alertEvents, engine: alertEngine,
       }),
       dependencyGraph: () => new DependencyGraphService({ db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine }),
+      autoTriage: () => new AutoTriageService({ db, lookups: bound.lookups, store: autoTriageStore, reevaluation: alertEngine }),
       /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
       // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
@@ -147,7 +148,11 @@ export function createServices(database: Database, options: ServiceOptions = {})
     authorizer,
     tokens,
     rateLimiter: options.rateLimits ? new RateLimiter({ db, store: new RateLimitStore(), policy: options.rateLimits }) : undefined,
-    world: new WorldLoader({ db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore, alertEngine }),
+    /** Auto-triage's answer to the alert engine: which alerts a rule or preset dismisses, per repository. */
+    triagePolicies,
+    world: new WorldLoader({
+      db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore, autoTriage: autoTriageStore, alertEngine,
+    }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),
     /** The alert engine: what a rule or preset change calls (AlertReevaluation.repositories). */

@@ -19,6 +19,7 @@ import * as widenAlertListIndexes from './20261123140000_widen_alert_list_indexe
 import * as renameWorldVersionToReference from './20261127010000_rename_world_version_to_reference';
 import * as extendAdvisoriesForOsv from './20261127030000_extend_advisories_for_osv';
 import * as createDependencySnapshots from './20261127050000_create_dependency_snapshots';
+import * as createDependencyBotRules from './20261127060000_create_dependency_bot_rules';
 import * as createAlertEngine from './20261127070000_create_alert_engine';
 
 export interface Migration {
@@ -44,6 +45,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127010000_rename_world_version_to_reference', renameWorldVersionToReference],
   ['20261127030000_extend_advisories_for_osv', extendAdvisoriesForOsv],
   ['20261127050000_create_dependency_snapshots', createDependencySnapshots],
+  ['20261127060000_create_dependency_bot_rules', createDependencyBotRules],
   ['20261127070000_create_alert_engine', createAlertEngine],
 ];
 

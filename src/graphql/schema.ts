@@ -9,6 +9,7 @@ import { DependencySnapshotMutations, RepositoryDependencies } from '../modules/
 import { EnterpriseOidc, OidcMutations, OrganizationOidc, RepositoryOidc } from '../modules/oidc/graphql/oidc.resolver';
 import { OrganizationRoleHolders, OrganizationRoleMutations, OrganizationRoles } from '../modules/org-roles/graphql/role.resolver';
 import { SecurityAdvisoryQueries } from '../modules/advisories/graphql/advisory.resolver';
+import { AutoTriageMutations, OrganizationAutoTriage, RepositoryAutoTriage } from '../modules/auto-triage/graphql/auto-triage.resolver';
 import { NodeQuery } from './node.resolver';
 
 export const RESOLVERS = [
@@ -19,6 +20,7 @@ export const RESOLVERS = [
   RepositoryAttestations, AttestationSubjects, AttestationMutations,
   SecurityAdvisoryQueries,
   RepositoryDependencies, DependencySnapshotMutations,
+  OrganizationAutoTriage, RepositoryAutoTriage, AutoTriageMutations,
 ] as const;
 
 let built: GraphQLSchema | undefined;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '../errors/http.responses';
 import { repositorySummarySchema, teamSummarySchema, userSummarySchema } from '../modules/accounts/accounts.responses';
 import { globalAdvisorySchema, globalVulnerabilitySchema } from '../modules/advisories/advisories.responses';
+import { presetsSchema, ruleSchema } from '../modules/auto-triage/auto-triage.responses';
 import { attestationCreatedSchema, attestationListSchema, attestationSchema } from '../modules/attestations/attestations.responses';
 import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/dependency-graph.responses';
 import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
@@ -35,6 +36,8 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['GlobalAdvisory', globalAdvisorySchema],
   ['DependencySnapshotCreated', snapshotCreatedSchema],
   ['DependencySbom', sbomSchema],
+  ['DependencyBotRule', ruleSchema],
+  ['DependencyBotPresets', presetsSchema],
   ['Error', errorBodySchema],
 ];
 

@@ -17,7 +17,7 @@ const LIST_PAGING = 'Paged by cursor: follow the `Link` header. Paging never ski
  * generated methods (`octokit.rest.dependabot.*`) reach #23–#27 with only the base URL
  * changed. Link headers and the response cache keep the segment the request used.
  */
-function bothSegments(path: string): { path: string; aliases: string[] } {
+export function bothSegments(path: string): { path: string; aliases: string[] } {
   return { path, aliases: [path.replace('/dependency-bot/', '/dependabot/')] };
 }
 

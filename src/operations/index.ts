@@ -1,5 +1,6 @@
 import { ADVISORY_OPERATIONS } from './advisories';
 import { ATTESTATION_OPERATIONS } from './attestations';
+import { AUTO_TRIAGE_OPERATIONS } from './auto-triage';
 import { DEPENDENCY_ALERT_OPERATIONS } from './dependency-alerts';
 import { DEPENDENCY_GRAPH_OPERATIONS } from './dependency-graph';
 import { OIDC_OPERATIONS } from './oidc';
@@ -19,6 +20,7 @@ const CATALOGUE = {
   ...DEPENDENCY_ALERT_OPERATIONS,
   ...ADVISORY_OPERATIONS,
   ...DEPENDENCY_GRAPH_OPERATIONS,
+  ...AUTO_TRIAGE_OPERATIONS,
 };
 
 export type OperationName = keyof typeof CATALOGUE;

@@ -7,7 +7,7 @@ import type { Requirement } from '../auth/requirements';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The groups of the API description (its tags), in the order it lists them. */
-export const OPERATION_TAGS = ['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph'] as const;
+export const OPERATION_TAGS = ['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph', 'auto-triage'] as const;
 export type OperationTag = (typeof OPERATION_TAGS)[number];
 
 export interface OperationDocs {

@@ -211,11 +211,11 @@ describe('two Authorization headers name no single caller: 400, in either order'
   });
 });
 
-describe('the original\'s dependabot segment is an alias on #23–#27', () => {
+describe('the original\'s dependabot segment is an alias on #23–#27 and the auto-triage operations', () => {
   const alertOperations = OPERATIONS.filter((op) => op.path.includes('/dependency-bot/'));
 
-  it('covers exactly the five alert operations', () => {
-    expect(alertOperations.map((op) => op.number)).toEqual([23, 24, 25, 26, 27]);
+  it('covers exactly the five alert operations and the fourteen of auto-triage', () => {
+    expect(alertOperations.map((op) => op.number)).toEqual([23, 24, 25, 26, 27, ...Array.from({ length: 14 }, (_, i) => 32 + i)]);
   });
 
   it.each(alertOperations.filter((op) => op.method === 'GET').map((op) => [op.number, op] as const))('#%s answers as under dependency-bot', async (_n, op) => {

@@ -96,6 +96,22 @@ const SAMPLES: Record<OperationName, OperationSample> = {
     manifests: { 'package-lock.json': { name: 'package-lock.json', resolved: { 'left-pad': { package_url: 'pkg:npm/left-pad@1.3.0', relationship: 'direct' } } } },
   } },
   getDependencySbom: { params: api, ...none },
+
+  // The demo world's auto-triage rules: 1 is acme-corp's, 2 acme-corp/api's.
+  listOrgDependencyBotRules: { params: acme, ...none },
+  createOrgDependencyBotRule: { params: acme, query: {}, body: { name: 'Low severity pub packages', conditions: { severity: ['low'], ecosystem: ['pub'] } } },
+  getOrgDependencyBotRule: { params: { ...acme, rule_id: '1' }, ...none },
+  updateOrgDependencyBotRule: { params: { ...acme, rule_id: '1' }, query: {}, body: { enforcement: 'enforced' } },
+  deleteOrgDependencyBotRule: { params: { ...acme, rule_id: '1' }, ...none },
+  listRepoDependencyBotRules: { params: api, ...none },
+  createRepoDependencyBotRule: { params: api, query: {}, body: { name: 'Vendored test fixtures', conditions: { manifest: ['test/fixtures/package-lock.json'] } } },
+  getRepoDependencyBotRule: { params: { ...api, rule_id: '2' }, ...none },
+  updateRepoDependencyBotRule: { params: { ...api, rule_id: '2' }, query: {}, body: { enforcement: 'disabled' } },
+  deleteRepoDependencyBotRule: { params: { ...api, rule_id: '2' }, ...none },
+  getOrgDependencyBotPresets: { params: acme, ...none },
+  setOrgDependencyBotPresets: { params: acme, query: {}, body: { low_impact_development: true } },
+  getRepoDependencyBotPresets: { params: api, ...none },
+  setRepoDependencyBotPresets: { params: api, query: {}, body: { low_impact_development: null } },
 };
 
 /** The JSON fields a body schema accepts (through a transform into its domain type too). */

@@ -4,7 +4,8 @@ import { OPERATIONS, OPERATION_LIST, type HttpMethod, type Operation, type Opera
 import type { TargetKind } from '../../src/auth/requirements';
 import type { Target } from './access-oracle';
 import { fillPath } from './operations';
-import { NEWCOMER, SCRATCH_TEAM, addProperty, deleteProperty, type Caller } from './security-world';
+import type { Knex } from 'knex';
+import { MATRIX_RULE, NEWCOMER, RULE_OWNERS, SCRATCH_TEAM, addProperty, deleteProperty, ruleIdOf, type Caller } from './security-world';
 
 // The spec's 27 operations (the catalogue, src/operations) as the security tests send them in
 // the security world (security-world.ts): a path for any target of the operation's kind, and
@@ -27,6 +28,8 @@ export interface SecurityOperation {
   success: number;
   path: (target: Target, caller: Caller) => string;
   body?: (caller: Caller) => object;
+  /** Puts back what a success removed, so that the next allowed caller finds the world as the first did. */
+  restore?: (knex: Knex, target: Target) => Promise<void>;
 }
 
 /** The path parameters naming a target, and the world's rows each operation may touch. */
@@ -34,6 +37,7 @@ function pathParams(target: Target, caller: Caller): Record<string, string> {
   const owner = target.kind === 'org' ? { org: target.login } : target.kind === 'enterprise' ? { enterprise: target.slug } : { owner: target.owner, repo: target.name };
   return {
     ...owner, team_slug: SCRATCH_TEAM, username: NEWCOMER, role_id: String(ROLE), custom_property_name: deleteProperty(caller), subject_digest: DIGEST, alert_number: '1',
+    rule_id: String(ruleIdOf(target)),
   };
 }
 
@@ -48,6 +52,37 @@ const BODIES: Partial<Record<OperationName, (caller: Caller) => object>> = {
   updateDependencyAlert: () => ({ assignees: [] }),
   // A snapshot of another branch: stored, never applied, so no caller's answers change.
   createDependencySnapshot: () => SNAPSHOT,
+  // Rules of their own (every allowed caller adds one: within the limits of 25 and 10).
+  createOrgDependencyBotRule: (c) => ({ ...MATRIX_RULE, name: `created by ${c.key}` }),
+  createRepoDependencyBotRule: (c) => ({ ...MATRIX_RULE, name: `created by ${c.key}` }),
+  // Changing nothing the answers show but updated_at.
+  updateOrgDependencyBotRule: () => ({ name: MATRIX_RULE.name }),
+  updateRepoDependencyBotRule: () => ({ name: MATRIX_RULE.name }),
+  setOrgDependencyBotPresets: () => ({ low_impact_development: null }),
+  setRepoDependencyBotPresets: () => ({ low_impact_development: null }),
+};
+
+/** A deleted target rule, inserted again with its id (ids are never reused otherwise). */
+export async function restoreRule(knex: Knex, target: Target): Promise<void> {
+  const id = ruleIdOf(target);
+  const declared = RULE_OWNERS[id - 1];
+  if (declared === undefined || JSON.stringify(declared.target) !== JSON.stringify(target)) return;
+  if (await knex('dependency_bot_rules').where('id', id).first('id')) return;
+  const owner = target.kind === 'org'
+    ? { org_id: (await knex('accounts').where('login', target.login).first('id')).id }
+    : target.kind === 'repo'
+      ? { repo_id: (await knex('repositories as r').join('accounts as a', 'a.id', 'r.owner_id').where({ 'a.login': target.owner, 'r.name': target.name }).first('r.id')).id }
+      : undefined;
+  const now = '2026-03-01T00:00:00Z';
+  await knex('dependency_bot_rules').insert({
+    id, ...owner, name: MATRIX_RULE.name, enforcement: MATRIX_RULE.enforcement, conditions: JSON.stringify(MATRIX_RULE.conditions), action: MATRIX_RULE.action,
+    created_at: now, updated_at: now,
+  });
+}
+
+const RESTORES: Partial<Record<OperationName, SecurityOperation['restore']>> = {
+  deleteOrgDependencyBotRule: restoreRule,
+  deleteRepoDependencyBotRule: restoreRule,
 };
 
 /**
@@ -71,6 +106,7 @@ export const OWNED_OPERATION_LIST = OPERATION_LIST.filter(isOwnedData);
 
 export const SECURITY_OPERATIONS: SecurityOperation[] = OWNED_OPERATION_LIST.map((entry) => {
   const body = BODIES[entry.name];
+  const restore = RESTORES[entry.name];
   return {
     name: entry.name,
     method: entry.method,
@@ -78,5 +114,6 @@ export const SECURITY_OPERATIONS: SecurityOperation[] = OWNED_OPERATION_LIST.map
     // Values as written (never percent-encoded), as the security tests have always sent them.
     path: (target, caller) => fillPath(entry.path, {}, pathParams(target, caller)),
     ...(body ? { body } : {}),
+    ...(restore ? { restore } : {}),
   };
 });

@@ -154,6 +154,21 @@ export function callerByKey(key: string): Caller {
 export const addProperty = (caller: Caller) => `add_${caller.key}`;
 export const deleteProperty = (caller: Caller) => `del_${caller.key}`;
 
+/**
+ * The auto-triage rule of each target the rule operations are tried on, declared in this order,
+ * so on a fresh database the rule of the n-th owner has id n (a missing target names rule 1).
+ */
+export const RULE_OWNERS: ReadonlyArray<{ target: Target; declared: { org: string } | { repository: string } }> = [
+  { target: { kind: 'org', login: ORG }, declared: { org: ORG } },
+  { target: { kind: 'org', login: OTHER_ORG }, declared: { org: OTHER_ORG } },
+  ...[REPO.private, REPO.public, REPO.userOwned].map((r) => ({ target: { kind: 'repo', ...r } as Target, declared: { repository: `${r.owner}/${r.name}` } })),
+];
+export const MATRIX_RULE = { name: 'matrix', enforcement: 'enabled', conditions: { severity: ['low'] }, action: 'dismiss' } as const;
+export function ruleIdOf(target: Target): number {
+  const at = RULE_OWNERS.findIndex((o) => JSON.stringify(o.target) === JSON.stringify(target));
+  return at < 0 ? 1 : at + 1;
+}
+
 const alert = (repo: { owner: string; name: string }, number: number) => ({
   repository: `${repo.owner}/${repo.name}`, number, advisory: ADVISORY, package: { ecosystem: 'npm', name: 'left-pad' },
   manifest_path: 'package-lock.json', state: 'open', created_at: '2026-02-01T10:00:00Z', updated_at: '2026-02-01T10:00:00Z', assignees: [],
@@ -207,6 +222,7 @@ export function securityWorld() {
       alert(REPO.private, 1), alert(REPO.private, 2), alert(REPO.public, 1), alert(REPO.userOwned, 1), alert(REPO.other, 1),
       alert(REPO.foreign, 1), alert(REPO.foreign, 2), alert(REPO.foreign, 3),
     ],
+    dependency_bot_rules: RULE_OWNERS.map((o) => ({ ...o.declared, ...MATRIX_RULE })),
     oidc: {
       enterprise_property_inclusions: [ENT, OTHER_ENT].flatMap((enterprise) => deletable.map((custom_property_name) => ({ enterprise, custom_property_name }))),
       organization_property_inclusions: [ORG, OTHER_ORG].flatMap((org) => deletable.map((custom_property_name) => ({ org, custom_property_name }))),

@@ -151,3 +151,11 @@ it('snapshots of one repository through both instances, during an advisory impor
   expect(alerts.every((x) => x.state === 'open')).toBe(true);
   fs.rmSync(dir, { recursive: true, force: true });
 }, 120_000);
+
+it('auto-triage rules created through both instances at once stop at the organization\'s limit of 25', async () => {
+  const rules = `/orgs/${ORG}/dependency-bot/rules`;
+  const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => call(i % 2 === 0 ? a : b, 'POST', rules, { name: `race ${i}`, conditions: { severity: ['low'] } })));
+  expect(answers.filter((x) => x.status === 201)).toHaveLength(25);
+  expect(answers.filter((x) => x.status === 422).map((x) => x.body.message)).toEqual(Array.from({ length: 15 }, () => expect.stringMatching(/at most 25/)));
+  expect((await call(b, 'GET', rules)).body).toHaveLength(25);
+});

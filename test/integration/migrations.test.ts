@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { migrations } from '../../db/migrations';
 import { DATA_TABLES as FIRST_DATA_TABLES } from '../../db/migrations/20261123130000_create_data_versions';
 import { SNAPSHOT_TABLES } from '../../db/migrations/20261127050000_create_dependency_snapshots';
+import { AUTO_TRIAGE_TABLES } from '../../db/migrations/20261127060000_create_dependency_bot_rules';
 import { ENGINE_TABLES } from '../../db/migrations/20261127070000_create_alert_engine';
 import { migrateLatest, rollbackAll } from '../../src/database/migrate';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
@@ -13,7 +14,7 @@ const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'db', 'migrations');
 // The schema the migrations build, kept by hand: a table added or dropped without a test noticing fails here.
 const APP_TABLES = [
   'accounts', 'advisories', 'advisory_vulnerabilities', 'attestation_subjects', 'attestations', 'data_versions',
-  'dependency_alert_assignees', 'dependency_alerts', 'dependency_snapshot_manifests', 'dependency_snapshot_packages', 'dependency_snapshots',
+  'dependency_alert_assignees', 'dependency_alerts', 'dependency_bot_presets', 'dependency_bot_rules', 'dependency_snapshot_manifests', 'dependency_snapshot_packages', 'dependency_snapshots',
   'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises', 'events',
   'organization_custom_properties', 'organization_members', 'organization_oidc_property_inclusions',
   'organization_oidc_subject_templates', 'organization_role_teams', 'organization_role_users', 'organization_roles',
@@ -23,7 +24,7 @@ const APP_TABLES = [
 ];
 const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
 /** The tables whose writes move data_versions.data, by the migrations that made them so. */
-const DATA_TABLES = [...FIRST_DATA_TABLES, ...SNAPSHOT_TABLES, ...ENGINE_TABLES];
+const DATA_TABLES = [...FIRST_DATA_TABLES, ...SNAPSHOT_TABLES, ...AUTO_TRIAGE_TABLES, ...ENGINE_TABLES];
 
 const PREDEFINED_ROLES = [
   { id: 138, name: 'security_manager' },

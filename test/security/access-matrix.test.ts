@@ -93,13 +93,16 @@ it('expects every kind of answer somewhere, so no rule goes untried', () => {
 /** Sends to every caller in chunks of ten: parallel enough to be quick, few enough to keep SQLite unhurried. */
 async function sendAll(op: Operation, target: Target, callers: Caller[]): Promise<object[]> {
   const problems: object[] = [];
-  for (let i = 0; i < callers.length; i += 10) {
-    const chunk = callers.slice(i, i + 10);
+  // An operation whose success removes a row sends one caller at a time and puts it back after each.
+  const size = op.restore ? 1 : 10;
+  for (let i = 0; i < callers.length; i += size) {
+    const chunk = callers.slice(i, i + size);
     const answers = await Promise.all(chunk.map((caller) => send(op, target, caller)));
     for (const [j, caller] of chunk.entries()) {
       const problem = await problemsOf(op, target, caller, answers[j]!);
       if (problem) problems.push(problem);
     }
+    await op.restore?.(t.db.knex, target);
   }
   return problems;
 }

@@ -2,11 +2,13 @@ import { OPERATIONS, type OperationName } from '../../src/operations';
 import { encodeNodeId, type NodeType } from '../../src/shared/node-id';
 import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { errorPaths, outcomeFor, outcomeOf, type GraphQLAnswer } from '../helpers/graphql-outcome';
-import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, SNAPSHOT, ownedTargetKind } from '../helpers/security-operations';
+import type { Knex } from 'knex';
+import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, SNAPSHOT, ownedTargetKind, restoreRule } from '../helpers/security-operations';
 import { hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
-  CALLERS, CUSTOM_ROLE, FOREIGN_ROLE, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, addProperty, callerByKey, deleteProperty, missingTarget, securityWorld,
+  CALLERS, CUSTOM_ROLE, FOREIGN_ROLE, MATRIX_RULE, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, addProperty, callerByKey, deleteProperty, missingTarget, ruleIdOf,
+  securityWorld,
   type Caller,
 } from '../helpers/security-world';
 
@@ -55,8 +57,8 @@ const field = (entry: EntryKind, rest: string, selection: string, ...operations:
 const ENTRIES: Record<EntryKind, Entry> = {
   organization: {
     kind: 'org',
-    query: 'query($login: String!) { organization(login: $login) { login %FIELDS% } }',
-    variables: (target) => ({ login: target.kind === 'org' ? target.login : '' }),
+    query: 'query($login: String!, $ruleId: Int!) { organization(login: $login) { login %FIELDS% } }',
+    variables: (target) => ({ login: target.kind === 'org' ? target.login : '', ruleId: ruleIdOf(target) }),
     fields: [
       field('organization', 'organizationRoles', 'organizationRoles { databaseId }', 'listOrgRoles'),
       field('organization', 'organizationRole', `organizationRole(databaseId: ${ROLE}) { databaseId }`, 'getOrgRole'),
@@ -66,6 +68,9 @@ const ENTRIES: Record<EntryKind, Entry> = {
       field('organization', 'oidcPropertyInclusions', 'oidcPropertyInclusions { customPropertyName }', 'listOrgOidcInclusions'),
       field('organization', 'oidcSubjectClaimTemplate', 'oidcSubjectClaimTemplate { includeClaimKeys }', 'getOrgOidcSubjectTemplate'),
       field('organization', 'dependencyAlerts', 'dependencyAlerts { totalCount }', 'listOrgDependencyAlerts'),
+      field('organization', 'rules', 'rules { id }', 'listOrgDependencyBotRules'),
+      field('organization', 'rule', 'rule(id: $ruleId) { id }', 'getOrgDependencyBotRule'),
+      field('organization', 'presets', 'presets { lowImpactDevelopment }', 'getOrgDependencyBotPresets'),
     ],
   },
   enterprise: {
@@ -79,14 +84,17 @@ const ENTRIES: Record<EntryKind, Entry> = {
   },
   repository: {
     kind: 'repo',
-    query: 'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { name %FIELDS% } }',
-    variables: (target) => (target.kind === 'repo' ? { owner: target.owner, name: target.name } : {}),
+    query: 'query($owner: String!, $name: String!, $ruleId: Int!) { repository(owner: $owner, name: $name) { name %FIELDS% } }',
+    variables: (target) => (target.kind === 'repo' ? { owner: target.owner, name: target.name, ruleId: ruleIdOf(target) } : {}),
     fields: [
       field('repository', 'oidcSubjectClaimTemplate', 'oidcSubjectClaimTemplate { useDefault }', 'getRepoOidcSubjectTemplate'),
       field('repository', 'attestations', `attestations(subjectDigest: "${DIGEST}") { totalCount }`, 'listAttestations'),
       field('repository', 'dependencyAlerts', 'dependencyAlerts { totalCount }', 'listRepoDependencyAlerts'),
       field('repository', 'dependencyAlert', 'dependencyAlert(number: 1) { number }', 'getDependencyAlert'),
       field('repository', 'dependencies', 'dependencies { totalCount }', 'getDependencySbom'),
+      field('repository', 'rules', 'rules { id }', 'listRepoDependencyBotRules'),
+      field('repository', 'rule', 'rule(id: $ruleId) { id }', 'getRepoDependencyBotRule'),
+      field('repository', 'presets', 'presets { lowImpactDevelopment }', 'getRepoDependencyBotPresets'),
     ],
   },
 };
@@ -152,11 +160,23 @@ it('viewer is the token\'s user, null for an app or without a token, and a refus
 
 // ---- Mutations: the error REST would give, nothing changed when refused.
 
-interface Mutation { operation: OperationName; name: string; inputType: string; input: (target: Target, caller: Caller) => Record<string, unknown> }
+interface Mutation {
+  operation: OperationName; name: string; inputType: string; input: (target: Target, caller: Caller) => Record<string, unknown>;
+  /** Puts back what a success removed (a deleted rule), so the next allowed caller finds it. */
+  restore?: (knex: Knex, target: Target) => Promise<void>;
+}
 
 const orgInput = (target: Target) => ({ organization: target.kind === 'org' ? target.login : '' });
 const entInput = (target: Target) => ({ enterprise: target.kind === 'enterprise' ? target.slug : '' });
 const repoInput = (target: Target) => (target.kind === 'repo' ? { owner: target.owner, repository: target.name } : {});
+/** Auto-triage inputs name an organization as `owner` alone. */
+const ruleOwnerInput = (target: Target) => (target.kind === 'org' ? { owner: target.login } : repoInput(target));
+const ruleMutations = (level: 'Org' | 'Repo'): Mutation[] => [
+  { operation: `create${level}DependencyBotRule`, name: 'createDependencyBotRule', inputType: 'CreateDependencyBotRuleInput', input: (tg, c) => ({ ...ruleOwnerInput(tg), ...MATRIX_RULE, name: `created by ${c.key}` }) },
+  { operation: `update${level}DependencyBotRule`, name: 'updateDependencyBotRule', inputType: 'UpdateDependencyBotRuleInput', input: (tg) => ({ ...ruleOwnerInput(tg), ruleId: ruleIdOf(tg), name: MATRIX_RULE.name }) },
+  { operation: `delete${level}DependencyBotRule`, name: 'deleteDependencyBotRule', inputType: 'DeleteDependencyBotRuleInput', input: (tg) => ({ ...ruleOwnerInput(tg), ruleId: ruleIdOf(tg) }), restore: restoreRule },
+  { operation: `set${level}DependencyBotPresets`, name: 'setDependencyBotPresets', inputType: 'SetDependencyBotPresetsInput', input: (tg) => ({ ...ruleOwnerInput(tg), lowImpactDevelopment: null }) },
+];
 
 const MUTATIONS: Mutation[] = [
   { operation: 'revokeAllOrgRolesTeam', name: 'revokeAllOrganizationRolesFromTeam', inputType: 'TeamInput', input: (tg) => ({ ...orgInput(tg), team: SCRATCH_TEAM }) },
@@ -174,9 +194,14 @@ const MUTATIONS: Mutation[] = [
   { operation: 'createAttestation', name: 'createAttestation', inputType: 'CreateAttestationInput', input: (tg) => ({ ...repoInput(tg), bundle: FIXTURE }) },
   { operation: 'updateDependencyAlert', name: 'updateDependencyAlert', inputType: 'UpdateDependencyAlertInput', input: (tg) => ({ ...repoInput(tg), number: 1, assignees: [] }) },
   { operation: 'createDependencySnapshot', name: 'submitDependencySnapshot', inputType: 'SubmitDependencySnapshotInput', input: (tg) => ({ ...repoInput(tg), snapshot: SNAPSHOT }) },
+  ...ruleMutations('Org'),
+  ...ruleMutations('Repo'),
 ];
 
-const SUCCESS: Partial<Record<OperationName, number>> = { createEnterpriseOidcInclusion: 201, createOrgOidcInclusion: 201, setOrgOidcSubjectTemplate: 201, setRepoOidcSubjectTemplate: 201, createAttestation: 201, updateDependencyAlert: 200, createDependencySnapshot: 201 };
+const SUCCESS: Partial<Record<OperationName, number>> = { createEnterpriseOidcInclusion: 201, createOrgOidcInclusion: 201, setOrgOidcSubjectTemplate: 201, setRepoOidcSubjectTemplate: 201, createAttestation: 201, updateDependencyAlert: 200, createDependencySnapshot: 201,
+  createOrgDependencyBotRule: 201, createRepoDependencyBotRule: 201, updateOrgDependencyBotRule: 200, updateRepoDependencyBotRule: 200,
+  setOrgDependencyBotPresets: 200, setRepoDependencyBotPresets: 200,
+};
 const expectedMutation = (caller: Caller, m: Mutation, target: Target) =>
   (caller.refused ? 'HTTP 401 UNAUTHENTICATED' : outcomeFor(oracle.expect(caller, m.operation, target, SUCCESS[m.operation] ?? 204), m.name));
 
@@ -205,7 +230,19 @@ describe.each(MUTATION_ROWS.map((row) => [`#${OPERATIONS[row.m.operation].number
     const before = await hashTables(t.db.knex);
     const problems = await everyCaller(refused, check);
     expect({ problems, tables: await hashTables(t.db.knex) }).toEqual({ problems: [], tables: before });
-    expect(await everyCaller(CALLERS.filter((c) => !refused.includes(c)), check)).toEqual([]);
+    const allowedCallers = CALLERS.filter((c) => !refused.includes(c));
+    if (!m.restore) {
+      expect(await everyCaller(allowedCallers, check)).toEqual([]);
+      return;
+    }
+    // A success removes what the next caller needs: one caller at a time, put back after each.
+    const restored: object[] = [];
+    for (const caller of allowedCallers) {
+      const problem = await check(caller);
+      if (problem) restored.push(problem);
+      await m.restore(t.db.knex, target);
+    }
+    expect(restored).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { SERVER_LIMITS, createHttpServer } from '../../src/http/http-server';
 import { MAX_CURSOR_LENGTH } from '../../src/http/pagination';
 import { MAX_QUERY_BYTES } from '../../src/http/query-length';
 import { MAX_BUNDLE_BYTES } from '../../src/modules/attestations/attestations.schemas';
+import { MAX_CONDITION_VALUES, MAX_REPO_RULES, MAX_RULE_NAME } from '../../src/modules/auto-triage/auto-triage.schemas';
 import { MAX_ASSIGNEES, MAX_DISMISSED_COMMENT, MAX_LIST_ITEMS, MAX_LIST_PARAMETER_LENGTH } from '../../src/modules/dependency-alerts/alerts.schemas';
 import {
   ARTIFACT_REGISTRIES, CLASSIFICATIONS, DISMISSED_REASONS, ECOSYSTEMS, RELATIONSHIPS, RUNTIME_RISKS, SEVERITIES,
@@ -209,6 +210,30 @@ describe('OIDC customization', () => {
     const accepted = await include(LONGEST_PROPERTY);
     expect(accepted.status).toBe(201);
     expect(accepted.body).toMatchObject({ custom_property_name: LONGEST_PROPERTY });
+  });
+});
+
+describe('auto-triage rules', () => {
+  const orgRules = `/orgs/${ORG}/dependency-bot/rules`;
+  const create = (path: string, body: object) => t.http().post(path).set(owner()).send(body);
+
+  it(`takes a name of ${MAX_RULE_NAME} characters; one more is 422 naming it and changes nothing`, async () => {
+    const refused = await expectRefusedUnchanged(() => create(orgRules, { name: 'n'.repeat(MAX_RULE_NAME + 1), conditions: { severity: ['low'] } }), 422, new RegExp(`at most ${MAX_RULE_NAME} characters`));
+    expect(refused.body.errors[0]).toMatchObject({ field: 'name' });
+    expect((await create(orgRules, { name: 'n'.repeat(MAX_RULE_NAME), conditions: { severity: ['low'] } })).status).toBe(201);
+  });
+
+  it(`takes ${MAX_CONDITION_VALUES} values in a condition; one more is 422 naming it and changes nothing`, async () => {
+    const packages = (n: number) => Array.from({ length: n }, (_, i) => `package-${i}`);
+    const refused = await expectRefusedUnchanged(() => create(orgRules, { name: 'many', conditions: { package: packages(MAX_CONDITION_VALUES + 1) } }), 422, new RegExp(`at most ${MAX_CONDITION_VALUES} items`));
+    expect(refused.body.errors[0]).toMatchObject({ field: 'conditions.package' });
+    expect((await create(orgRules, { name: 'many', conditions: { package: packages(MAX_CONDITION_VALUES) } })).status).toBe(201);
+  });
+
+  it(`holds ${MAX_REPO_RULES} rules per repository; one more is 422 and changes nothing`, async () => {
+    const repoRules = `/repos/${ORG}/infra/dependency-bot/rules`;
+    for (let i = 0; i < MAX_REPO_RULES; i++) expect((await create(repoRules, { name: `r${i}`, conditions: { severity: ['low'] } })).status).toBe(201);
+    await expectRefusedUnchanged(() => create(repoRules, { name: 'one more', conditions: { severity: ['low'] } }), 422, new RegExp(`at most ${MAX_REPO_RULES} auto-triage rules`));
   });
 });
 

@@ -6,7 +6,7 @@ import { SECURITY_OPERATIONS, ownedTargetKind } from '../helpers/security-operat
 import { hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
-  CALLERS, FOREIGN_ROLE, FOREIGN_TEAM, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, addProperty, callerByKey, securityWorld, type Caller,
+  CALLERS, FOREIGN_ROLE, FOREIGN_TEAM, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, addProperty, callerByKey, ruleIdOf, securityWorld, type Caller,
 } from '../helpers/security-world';
 
 // Objects are scoped (issue 8, OWASP API1 and API3): an id from another repository or
@@ -18,6 +18,7 @@ const oracle = new AccessOracle(world);
 const OWNER = callerByKey('owner');
 const MISSING_ROLE = 999999;
 const MISSING_ALERT = 999;
+const MISSING_RULE = 999_999;
 
 let t: TestApp;
 let foreignRoleId: number;
@@ -52,6 +53,10 @@ describe('ids are scoped to their repository or organization', () => {
   const privateAlerts = `/repos/${ORG}/${REPO.private.name}/dependency-bot/alerts`;
   const publicAlerts = `/repos/${ORG}/${REPO.public.name}/dependency-bot/alerts`;
   const dismiss = { state: 'dismissed', dismissed_reason: 'inaccurate' };
+  const orgRules = `/orgs/${ORG}/dependency-bot/rules`;
+  const publicRules = `/repos/${ORG}/${REPO.public.name}/dependency-bot/rules`;
+  const orgTarget = (login: string) => ({ kind: 'org', login }) as const;
+  const repoTarget = (repo: { owner: string; name: string }) => ({ kind: 'repo', ...repo }) as const;
   // [what, method, path with the foreign id, the same path with an id that never existed, body]
   const CASES: Array<[string, 'get' | 'put' | 'patch' | 'delete', () => string, () => string, object?]> = [
     ['alert 3 of another organization\'s repository, read in ours', 'get', () => `${privateAlerts}/3`, () => `${privateAlerts}/${MISSING_ALERT}`],
@@ -68,6 +73,13 @@ describe('ids are scoped to their repository or organization', () => {
     ['another organization\'s team and role, revoked through ours', 'delete', () => `${roles}/teams/${FOREIGN_TEAM}/${foreignRoleId}`, () => `${roles}/teams/no-such-team/${MISSING_ROLE}`],
     ['another organization\'s team, stripped of every role through ours', 'delete', () => `${roles}/teams/${FOREIGN_TEAM}`, () => `${roles}/teams/no-such-team`],
     ['another organization\'s role, revoked from our member', 'delete', () => `${roles}/users/${NEWCOMER}/${foreignRoleId}`, () => `${roles}/users/${NEWCOMER}/${MISSING_ROLE}`],
+    // Auto-triage rule ids: another organization's rule, or a repository's, through our organization; a private repository's through a public one.
+    ['another organization\'s auto-triage rule, read in ours', 'get', () => `${orgRules}/${ruleIdOf(orgTarget(OTHER_ORG))}`, () => `${orgRules}/${MISSING_RULE}`],
+    ['another organization\'s auto-triage rule, changed in ours', 'patch', () => `${orgRules}/${ruleIdOf(orgTarget(OTHER_ORG))}`, () => `${orgRules}/${MISSING_RULE}`, { name: 'taken over' }],
+    ['another organization\'s auto-triage rule, deleted in ours', 'delete', () => `${orgRules}/${ruleIdOf(orgTarget(OTHER_ORG))}`, () => `${orgRules}/${MISSING_RULE}`],
+    ['a repository\'s auto-triage rule, read as our organization\'s', 'get', () => `${orgRules}/${ruleIdOf(repoTarget(REPO.private))}`, () => `${orgRules}/${MISSING_RULE}`],
+    ['a private repository\'s auto-triage rule, read through a public one', 'get', () => `${publicRules}/${ruleIdOf(repoTarget(REPO.private))}`, () => `${publicRules}/${MISSING_RULE}`],
+    ['a private repository\'s auto-triage rule, deleted through a public one', 'delete', () => `${publicRules}/${ruleIdOf(repoTarget(REPO.private))}`, () => `${publicRules}/${MISSING_RULE}`],
   ];
 
   // Rows as [title, case]: jest would take a missing trailing body for a done callback.
@@ -86,6 +98,9 @@ describe('ids are scoped to their repository or organization', () => {
   const ASSIGN_USER = 'mutation($input: UserRoleInput!) { assignOrganizationRoleToUser(input: $input) { __typename } }';
   const UPDATE_ALERT = 'mutation($input: UpdateDependencyAlertInput!) { updateDependencyAlert(input: $input) { __typename } }';
   const NODE = 'query($id: ID!) { node(id: $id) { id } }';
+  const ORG_RULE_QUERY = 'query($login: String!, $id: Int!) { organization(login: $login) { rule(id: $id) { name } } }';
+  const REPO_RULE_QUERY = 'query($owner: String!, $name: String!, $id: Int!) { repository(owner: $owner, name: $name) { rule(id: $id) { name } } }';
+  const DELETE_RULE = 'mutation($input: DeleteDependencyBotRuleInput!) { deleteDependencyBotRule(input: $input) { __typename } }';
   const GQL_CASES: Array<[string, string, () => Record<string, unknown>, () => Record<string, unknown>]> = [
     ['another organization\'s role in ours', ROLE_QUERY, () => ({ login: ORG, id: foreignRoleId }), () => ({ login: ORG, id: MISSING_ROLE })],
     ['another organization\'s alert number in our repository', ALERT_QUERY, () => ({ ...REPO.private, number: 3 }), () => ({ ...REPO.private, number: MISSING_ALERT })],
@@ -96,6 +111,9 @@ describe('ids are scoped to their repository or organization', () => {
     ['another organization\'s alert number dismissed in our repository', UPDATE_ALERT,
       () => ({ input: { owner: ORG, repository: REPO.private.name, number: 3, state: 'DISMISSED', dismissedReason: 'INACCURATE' } }),
       () => ({ input: { owner: ORG, repository: REPO.private.name, number: MISSING_ALERT, state: 'DISMISSED', dismissedReason: 'INACCURATE' } })],
+    ['another organization\'s auto-triage rule in ours', ORG_RULE_QUERY, () => ({ login: ORG, id: ruleIdOf({ kind: 'org', login: OTHER_ORG }) }), () => ({ login: ORG, id: MISSING_RULE })],
+    ['a private repository\'s auto-triage rule in a public one', REPO_RULE_QUERY, () => ({ ...REPO.public, id: ruleIdOf({ kind: 'repo', ...REPO.private }) }), () => ({ ...REPO.public, id: MISSING_RULE })],
+    ['another organization\'s auto-triage rule deleted through ours', DELETE_RULE, () => ({ input: { owner: ORG, ruleId: ruleIdOf({ kind: 'org', login: OTHER_ORG }) } }), () => ({ input: { owner: ORG, ruleId: MISSING_RULE } })],
     // A forged global id: the other organization's role, scoped to ours.
     ['a node id naming another organization\'s role as ours', NODE, () => ({ id: encodeNodeId('OrganizationRole', foreignRoleId, orgDatabaseId) }), () => ({ id: encodeNodeId('OrganizationRole', MISSING_ROLE, orgDatabaseId) })],
   ];

@@ -34,6 +34,9 @@ const SPEC_SECTION_5: Record<string, { scopes: string[]; publicScopes?: string[]
   // interfaces.md Part 2 "Dependency snapshots and computed alerts": S1 and S2.
   '#30': { scopes: ['repo'], publicScopes: ['public_repo'], permission: 'contents:write' },
   '#31': { scopes: ['repo'], permission: 'contents:read' },
+  // interfaces.md Part 2 "Auto-triage rules": security_events (or repo), dependency_alerts read for GET, write otherwise.
+  ...Object.fromEntries([32, 34, 37, 39, 42, 44].map((n) => [`#${n}`, { scopes: ['security_events', 'repo'], permission: 'dependency_alerts:read' }])),
+  ...Object.fromEntries([33, 35, 36, 38, 40, 41, 43, 45].map((n) => [`#${n}`, { scopes: ['security_events', 'repo'], permission: 'dependency_alerts:write' }])),
 };
 
 // Who may call (spec §4.1 rules, §5 "Who may call", reference.md for alerts).
@@ -45,6 +48,9 @@ const CALLERS: Record<string, string> = {
   '#19': 'repoReader', '#20': 'repoWriter',
   '#23': 'enterpriseMember', '#24': 'orgSecurityManager', '#25': 'repoAlertManager', '#26': 'repoAlertManager', '#27': 'repoAlertManager',
   '#30': 'repoWriter', '#31': 'repoReader',
+  // Organization rules and presets: an owner or security manager; repository ones: a repository admin, an owner or a security manager.
+  ...Object.fromEntries([32, 33, 34, 35, 36, 42, 43].map((n) => [`#${n}`, 'orgSecurityManager'])),
+  ...Object.fromEntries([37, 38, 39, 40, 41, 44, 45].map((n) => [`#${n}`, 'repoSecurityAdmin'])),
 };
 
 const entries = OPERATION_LIST.map((entry) => ({ spec: `#${entry.number}`, ...entry.requirement }));

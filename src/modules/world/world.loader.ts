@@ -15,6 +15,8 @@ import {
 } from './world.accounts';
 import { loadAlerts } from './world.alerts';
 import { loadDependencySnapshots } from './world.dependency-graph';
+import { loadAutoTriage } from './world.auto-triage';
+import type { AutoTriageStore } from '../auto-triage/auto-triage.store';
 import type { World } from './world.schema';
 import { loadAdvisories, loadAttestations, loadOidc, pruneEnterpriseInclusions } from './world.security';
 import { worldSourceOf, type WorldSource } from './world.source';
@@ -44,7 +46,8 @@ export interface LoadOptions {
 // Every table a world declares, children first, for --replace. The predefined
 // organization roles (org_id null) are part of the schema, not of a world.
 const WORLD_TABLES = [
-  'events', 'repository_current_snapshots', 'dependency_snapshot_packages', 'dependency_snapshot_manifests', 'dependency_snapshots',
+  'events', 'dependency_bot_rules', 'dependency_bot_presets',
+  'repository_current_snapshots', 'dependency_snapshot_packages', 'dependency_snapshot_manifests', 'dependency_snapshots',
   'attestation_subjects', 'attestations', 'dependency_alert_assignees', 'dependency_alerts', 'advisory_vulnerabilities', 'advisories',
   'repository_oidc_subject_templates', 'organization_oidc_subject_templates', 'organization_oidc_property_inclusions',
   'enterprise_oidc_property_inclusions', 'token_repositories', 'tokens', 'organization_role_teams', 'organization_role_users',
@@ -56,7 +59,10 @@ const WORLD_TABLES = [
 /** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
 export class WorldLoader {
   constructor(
-    private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; snapshots: DependencySnapshotsStore; alertEngine: AlertReevaluation },
+    private readonly deps: {
+      db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore;
+      snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore; alertEngine: AlertReevaluation;
+    },
   ) {}
 
   /** Loads a world given whole (in-process). */
@@ -91,6 +97,8 @@ export class WorldLoader {
         await loadAlerts(ctx, source, this.deps.alerts, (done) => progress(`alerts: ${done}/${source.alertCount}`));
         alertsParsed = true;
         await loadAttestations(ctx, world.attestations, this.deps.attestations);
+        // Rules first: the snapshots' evaluation then dismisses what they match as it creates it.
+        await loadAutoTriage(ctx, world, this.deps.autoTriage, this.deps.alertEngine);
         await loadDependencySnapshots(ctx, world.dependency_snapshots, { snapshots: this.deps.snapshots, alerts: this.deps.alertEngine });
         await loadOidc(ctx, world.oidc);
         await pruneEnterpriseInclusions(trx);
@@ -147,6 +155,8 @@ function countsOf(world: World, alerts: number): Record<string, number> {
     alerts,
     attestations: world.attestations.length,
     dependency_snapshots: world.dependency_snapshots.length,
+    dependency_bot_rules: world.dependency_bot_rules.length,
+    dependency_bot_presets: world.dependency_bot_presets.length,
     oidc_settings:
       (oidc.enterprise_property_inclusions?.length ?? 0) + (oidc.organization_property_inclusions?.length ?? 0)
       + (oidc.organization_subject_templates?.length ?? 0) + (oidc.repository_subject_templates?.length ?? 0),

@@ -4,6 +4,8 @@ import { CLASSIC_SCOPES, PERMISSION_KEYS } from '../../auth/grants';
 import { hasValidChecksum } from '../../auth/token-format';
 import { claimKeys, customPropertyName } from '../../shared/names';
 import { branchName, submissionSchema } from '../dependency-graph/dependency-graph.schemas';
+import { repoConditions, ruleAction, ruleName } from '../auto-triage/auto-triage.schemas';
+import { ORG_ENFORCEMENTS } from '../auto-triage/auto-triage.types';
 
 // The world-file format of interfaces.md, strict: an unknown key is an error that names it.
 // Enumerations are the spec's; a value outside them would make an API answer lie.
@@ -176,6 +178,23 @@ const attestationSchema = z.strictObject({ repository: repoRef, bundle: z.record
 /** S1's body with the repository it is for, checked as S1 checks it. */
 const dependencySnapshotSchema = submissionSchema.extend({ repository: repoRef });
 
+/** Exactly one owner: `org` or `repository`. */
+const ruleOwner = { org: login.optional(), repository: repoRef.optional() };
+function oneOwner(r: { org?: string | undefined; repository?: string | undefined }, ctx: z.core.$RefinementCtx): void {
+  if ((r.org === undefined) === (r.repository === undefined)) ctx.addIssue({ code: 'custom', message: 'needs exactly one of "org" and "repository"' });
+}
+
+/** A rule as POST …/dependency-bot/rules takes it, with its owner; checked as the API checks it. */
+const dependencyBotRuleSchema = z
+  .strictObject({ ...ruleOwner, name: ruleName, enforcement: z.enum(ORG_ENFORCEMENTS).optional(), conditions: repoConditions, action: ruleAction.optional() })
+  .superRefine((r, ctx) => {
+    oneOwner(r, ctx);
+    if (r.org !== undefined && r.conditions.manifest !== undefined) ctx.addIssue({ code: 'custom', path: ['conditions', 'manifest'], message: 'is allowed on repository rules only' });
+    if (r.repository !== undefined && r.enforcement === 'enforced') ctx.addIssue({ code: 'custom', path: ['enforcement'], message: 'must be enabled or disabled on a repository rule' });
+  });
+
+const dependencyBotPresetSchema = z.strictObject({ ...ruleOwner, low_impact_development: z.boolean().nullable() }).superRefine(oneOwner);
+
 const oidcSchema = z.strictObject({
   enterprise_property_inclusions: z.array(z.strictObject({ enterprise: slug, custom_property_name: propertyName })).optional(),
   organization_property_inclusions: z.array(z.strictObject({ org: login, custom_property_name: propertyName })).optional(),
@@ -235,6 +254,8 @@ export const worldSchema = z.strictObject({
   alerts: z.array(alertSchema).default([]),
   attestations: z.array(attestationSchema).default([]),
   dependency_snapshots: z.array(dependencySnapshotSchema).default([]),
+  dependency_bot_rules: z.array(dependencyBotRuleSchema).default([]),
+  dependency_bot_presets: z.array(dependencyBotPresetSchema).default([]),
   oidc: oidcSchema.default({}),
   tokens: z.array(tokenDeclarationSchema).default([]),
 });
