@@ -107,13 +107,13 @@ describe('loading the demo world', () => {
     ]);
   });
 
-  it('writes 7 alerts with their numbers, states and assignees', async () => {
+  it('writes 7 declared alerts and 2 computed from the snapshots, with their numbers, states and assignees', async () => {
     const alerts = await db.knex('dependency_alerts as a')
       .join('repositories as r', 'r.id', 'a.repo_id')
       .orderBy(['r.name', 'a.number'])
       .select('a.id', 'r.name as repo', 'a.number', 'a.state');
     expect(alerts.map((a) => `${a.repo}#${a.number} ${a.state}`)).toEqual([
-      'api#1 open', 'api#2 dismissed', 'api#3 fixed', 'infra#1 open', 'site#1 open', 'web#1 open', 'web#2 auto_dismissed',
+      'api#1 open', 'api#2 dismissed', 'api#3 fixed', 'infra#1 open', 'prototype#1 fixed', 'prototype#2 auto_dismissed', 'site#1 open', 'web#1 open', 'web#2 auto_dismissed',
     ]);
     const assigneesOf = async (repo: string) => {
       const alert = alerts.find((a) => `${a.repo}#${a.number}` === repo)!;

@@ -24,5 +24,7 @@ export async function loadDependencySnapshots(
     if (await store.isStored(trx, repo.id, input)) continue;
     await recordSnapshot(trx, deps, repo.id, input, now);
   }
-  await deps.alerts.repositories(trx, await store.repositoriesWithSnapshots(trx), now);
+  // A load may change advisories or alerts the snapshots' alerts depend on: those repositories again.
+  const withSnapshots = await store.repositoriesWithSnapshots(trx);
+  if (withSnapshots.length > 0) await deps.alerts.repositories(trx, withSnapshots, now);
 }
