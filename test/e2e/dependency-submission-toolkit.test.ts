@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { runNodeModule } from '../helpers/node-module';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 
 // The original's public submission library, @github/dependency-submission-toolkit (what the
@@ -7,7 +6,6 @@ import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 // process, configured only by the job's environment (GITHUB_API_URL pointed at orgsec, the
 // token as the action input, the repository, commit, ref, job and run of the CI system).
 
-const ROOT = path.join(__dirname, '..', '..');
 const TOKEN = 'toolkit_owner_token';
 const SHA = 'ce587453ced02b1526dfb4cb910479d431683101';
 
@@ -44,18 +42,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function runJob(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(SCRIPT);
-  });
-}
+const runJob = (env: Record<string, string>) => runNodeModule(SCRIPT, env);
 
 const CI_ENV = {
   GITHUB_REPOSITORY: 'toolkit-org/shop', GITHUB_SHA: SHA, GITHUB_REF: 'refs/heads/main', GITHUB_RUN_ID: '4242',

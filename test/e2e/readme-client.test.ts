@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runNodeModule } from '../helpers/node-module';
 import { demoWorld } from '../helpers/operations';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -22,20 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function runModule(code: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // From the project root, so the packages resolve from node_modules as from the user's own.
-    const child = spawn(process.execPath, ['--input-type=module'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (exit) => resolve({ code: exit, stdout, stderr }));
-    child.stdin.end(code);
-  });
-}
-
 it('installs only packages the suite itself has', () => {
   const installed = /npm install (.+)/.exec(SHELL)![1]!.trim().split(/\s+/);
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -46,7 +32,7 @@ it('installs only packages the suite itself has', () => {
 it('runs as written against the demo world, and prints what the API holds', async () => {
   expect(SCRIPT).toContain(`baseUrl: '${README_ORIGIN}/api/v3'`);
   const token = /export ORGSEC_TOKEN=(\S+)/.exec(SHELL)![1]!;
-  const run = await runModule(SCRIPT.replaceAll(README_ORIGIN, t.url), { ORGSEC_TOKEN: token });
+  const run = await runNodeModule(SCRIPT.replaceAll(README_ORIGIN, t.url), { ORGSEC_TOKEN: token });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   const world = demoWorld() as any;
