@@ -12,3 +12,13 @@ export interface AlertReevaluation {
    */
   repositories(trx: Knex.Transaction, repoIds: readonly number[], now: string): Promise<void>;
 }
+
+/** What an advisory import calls after writing advisories (src/modules/advisories). */
+export interface AdvisoryReevaluation {
+  /**
+   * Brings the alerts of these advisories, and their findings, in line in every repository they
+   * may concern (those whose current dependencies hold a package they name, those with alerts
+   * of them), writing each transition and its event in `trx`.
+   */
+  advisories(trx: Knex.Transaction, advisoryIds: readonly number[], now: string): Promise<void>;
+}
