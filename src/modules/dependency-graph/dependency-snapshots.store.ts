@@ -1,10 +1,17 @@
+import { insertJsonRows } from '../../database/dialect';
 import type { Executor } from '../../database/transaction';
 import { normalizePackageName, type Ecosystem } from '../advisories/versions';
 import type { DependencyPackage, SnapshotInput, SnapshotResult } from './dependency-graph.types';
 import { chunksOf } from '../../shared/chunks';
 
-/** Rows per multi-row insert: well under either dialect's limit on bound values. */
+/** Keys per statement: well under either dialect's limit on bound values. */
 const CHUNK = 200;
+
+/** The columns of a package row as insert writes them, in order. */
+const PACKAGE_INSERT_COLUMNS = [
+  ['manifest_id', 'integer'], ['package_key', 'text'], ['package_url', 'text'], ['purl_type', 'text'], ['ecosystem', 'text'], ['package_name', 'text'],
+  ['normalized_name', 'text'], ['version', 'text'], ['scope', 'text'], ['relationship', 'text'], ['dependencies', 'text'], ['metadata', 'text'],
+] as const;
 
 /** The manifests one current snapshot contributes, in the order they were sent. */
 export interface SnapshotContribution {
@@ -46,19 +53,22 @@ export class DependencySnapshotsStore {
       scanned: input.scanned, metadata: JSON.stringify(input.metadata), result, created_at: now,
     }).returning('id');
     const snapshotId = Number(row.id ?? row);
+    const packages: unknown[][] = [];
     for (const manifest of input.manifests) {
       const [m] = await db('dependency_snapshot_manifests').insert({
         snapshot_id: snapshotId, manifest_key: manifest.key, name: manifest.name, source_location: manifest.sourceLocation, metadata: JSON.stringify(manifest.metadata),
       }).returning('id');
       const manifestId = Number(m.id ?? m);
-      const rows = manifest.resolved.map((r) => ({
-        manifest_id: manifestId, package_key: r.key, package_url: r.packageUrl, purl_type: r.package.purlType, ecosystem: r.package.ecosystem,
-        package_name: r.package.name, normalized_name: r.package.ecosystem === null ? null : normalizePackageName(r.package.ecosystem as Ecosystem, r.package.name),
-        version: r.package.version, scope: r.scope, relationship: r.relationship,
-        dependencies: JSON.stringify(r.dependencies), metadata: JSON.stringify(r.metadata),
-      }));
-      for (const chunk of chunksOf(rows, CHUNK)) await db('dependency_snapshot_packages').insert(chunk);
+      for (const r of manifest.resolved) {
+        packages.push([
+          manifestId, r.key, r.packageUrl, r.package.purlType, r.package.ecosystem, r.package.name,
+          r.package.ecosystem === null ? null : normalizePackageName(r.package.ecosystem as Ecosystem, r.package.name),
+          r.package.version, r.scope, r.relationship, JSON.stringify(r.dependencies), JSON.stringify(r.metadata),
+        ]);
+      }
     }
+    // Every package of the snapshot in one statement (a 2,000-package snapshot took ten large ones).
+    await insertJsonRows(db, 'dependency_snapshot_packages', PACKAGE_INSERT_COLUMNS, packages);
     return snapshotId;
   }
 
