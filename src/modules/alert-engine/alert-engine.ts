@@ -7,11 +7,11 @@ import { matchVersion, normalizePackageName, type Ecosystem } from '../advisorie
 import type { TriageFacts, TriagePolicies, TriagePolicy } from '../auto-triage/triage-policy';
 import type { AlertEvent, AlertEvents, EventRow } from '../dependency-alerts/alert-events';
 import { currentDependencies } from '../dependency-graph/current-dependencies';
-import type { CurrentDependency } from '../dependency-graph/dependency-graph.types';
+import type { CurrentDependency, SnapshotInput } from '../dependency-graph/dependency-graph.types';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import { stepsFor, type Step, type Verdict } from './alert-decisions';
 import { numberKey, type AlertCopies, type AdvisoryTraits, type AlertEngineStore, type EngineAlert, type EngineAlertRow, type VulnerabilityTraits } from './alert-engine.store';
-import type { AdvisoryReevaluation, AlertReevaluation } from './alert-reevaluation';
+import type { AdvisoryReevaluation, AlertReevaluation, SnapshotEvaluation } from './alert-reevaluation';
 
 // The alert engine (interfaces.md Part 2 "Dependency snapshots and computed alerts",
 // reference.md Part 2 "Alert lifecycle"): a repository's current dependencies, matched through
@@ -20,6 +20,9 @@ import type { AdvisoryReevaluation, AlertReevaluation } from './alert-reevaluati
 // repository's alerts are brought in line with them, each transition written with its event.
 // A repository without an applied snapshot keeps the alerts a world file declared: they are
 // triaged and follow withdrawals, but only a snapshot fixes or creates alerts.
+
+/** A current dependency as evaluated (its row id, when it has one, plays no part). */
+type EvaluatedDependency = Omit<CurrentDependency, 'id'>;
 
 /** A dependency in a vulnerable range: what an alert is about. */
 interface Finding {
@@ -81,7 +84,7 @@ export interface AlertEngineDeps {
   policies: TriagePolicies;
 }
 
-export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation {
+export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, SnapshotEvaluation {
   constructor(private readonly deps: AlertEngineDeps) {}
 
   async repositories(trx: Knex.Transaction, repoIds: readonly number[], now: string): Promise<void> {
@@ -92,6 +95,13 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation {
     const evaluations: Evaluation[] = [];
     for (const [repoId, { ownerId }] of owners) evaluations.push(await this.repository(trx, repoId, ownerId, policies.get(repoId) ?? NO_TRIAGE));
     await this.apply(trx, evaluations, now);
+  }
+
+  async afterSnapshot(trx: Knex.Transaction, repoId: number, applied: { snapshotId: number; input: SnapshotInput }, now: string): Promise<void> {
+    const owner = (await this.deps.store.lockRepositories(trx, [repoId])).get(repoId);
+    if (owner === undefined) return;
+    const policies = await this.deps.policies.forRepositories(trx, [repoId]);
+    await this.apply(trx, [await this.repository(trx, repoId, owner.ownerId, policies.get(repoId) ?? NO_TRIAGE, { applied })], now);
   }
 
   /**
@@ -137,13 +147,19 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation {
     const owner = (await this.deps.store.lockRepositories(trx, [repoId])).get(repoId);
     if (owner === undefined) return;
     const policies = await this.deps.policies.forRepositories(trx, [repoId]);
-    await this.apply(trx, [await this.repository(trx, repoId, owner.ownerId, policies.get(repoId) ?? NO_TRIAGE, alertId)], now);
+    await this.apply(trx, [await this.repository(trx, repoId, owner.ownerId, policies.get(repoId) ?? NO_TRIAGE, { reopened: alertId })], now);
   }
 
-  /** Plans one (locked) repository's alerts; `reopened`: only that alert, just reopened by a person. */
-  private async repository(trx: Knex.Transaction, repoId: number, ownerId: number, policy: TriagePolicy, reopened?: number): Promise<Evaluation> {
+  /**
+   * Plans one (locked) repository's alerts. `reopened`: only that alert, just reopened by a
+   * person; `applied`: the snapshot just made current, its packages as submitted.
+   */
+  private async repository(
+    trx: Knex.Transaction, repoId: number, ownerId: number, policy: TriagePolicy,
+    { reopened, applied }: { reopened?: number; applied?: { snapshotId: number; input: SnapshotInput } } = {},
+  ): Promise<Evaluation> {
     const { store, snapshots } = this.deps;
-    const contributions = await snapshots.currentContributions(trx, repoId);
+    const contributions = applied === undefined ? await snapshots.currentContributions(trx, repoId) : await snapshots.contributionsAfter(trx, repoId, applied);
     const hasSnapshot = contributions.length > 0;
     const matched = hasSnapshot ? await this.findings(trx, currentDependencies(contributions)) : [];
     const all = await store.alertsOf(trx, repoId);
@@ -216,7 +232,7 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation {
   }
 
   /** The current dependencies with a version that fall in a vulnerable range, in dependency then row order. */
-  private async findings(trx: Knex.Transaction, dependencies: readonly CurrentDependency[]): Promise<Finding[]> {
+  private async findings(trx: Knex.Transaction, dependencies: readonly EvaluatedDependency[]): Promise<Finding[]> {
     const keys = new Map<string, Set<string>>();
     for (const { ecosystem, key } of matchable(dependencies)) keys.set(ecosystem, (keys.get(ecosystem) ?? new Set()).add(key));
     if (keys.size === 0) return [];
@@ -245,7 +261,7 @@ function rowIdsByPackage(rows: ReadonlyArray<{ id: number; ecosystem: string; pa
 }
 
 /** The dependencies that can match: an advisory ecosystem and a version. */
-function matchable(dependencies: readonly CurrentDependency[]) {
+function matchable(dependencies: readonly EvaluatedDependency[]) {
   return dependencies.flatMap((d) => {
     const { ecosystem, version } = d.package;
     return ecosystem !== null && version !== null && isEcosystem(ecosystem) ? [{ d, ecosystem, version, key: normalizePackageName(ecosystem, d.package.name) }] : [];
@@ -256,7 +272,7 @@ function matchable(dependencies: readonly CurrentDependency[]) {
  * The dependencies that fall in a vulnerable range of the rows of their package (`rowsByPackage`,
  * by packageKeyOf, ids ascending), in dependency then row order.
  */
-function matchFindings(dependencies: readonly CurrentDependency[], rowsByPackage: ReadonlyMap<string, readonly number[]>, ranges: ReadonlyMap<number, MatchableRange>): Finding[] {
+function matchFindings(dependencies: readonly EvaluatedDependency[], rowsByPackage: ReadonlyMap<string, readonly number[]>, ranges: ReadonlyMap<number, MatchableRange>): Finding[] {
   const found: Finding[] = [];
   for (const { d, ecosystem, version, key } of matchable(dependencies)) {
     for (const rowId of rowsByPackage.get(packageKeyOf(ecosystem, key)) ?? []) {

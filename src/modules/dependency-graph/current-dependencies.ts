@@ -1,5 +1,4 @@
-import type { CurrentDependency } from './dependency-graph.types';
-import type { SnapshotContribution } from './dependency-snapshots.store';
+import type { ContributedPackage, SnapshotContribution, StoredPackage } from './dependency-snapshots.store';
 
 /**
  * The current dependency set of a repository from its current snapshots (reference.md Part 2):
@@ -8,9 +7,11 @@ import type { SnapshotContribution } from './dependency-snapshots.store';
  * detector under other correlators has its resolved packages merged in (a package URL the
  * manifest already holds is kept once); other detectors' manifests of that name are left out.
  */
-export function currentDependencies(contributions: readonly SnapshotContribution[]): CurrentDependency[] {
+export function currentDependencies<P extends ContributedPackage = StoredPackage>(
+  contributions: ReadonlyArray<SnapshotContribution<P>>,
+): Array<P & { manifestName: string; manifestPath: string }> {
   const owners = new Map<string, { detectorName: string; manifestPath: string; packageUrls: Set<string> }>();
-  const out: CurrentDependency[] = [];
+  const out: Array<P & { manifestName: string; manifestPath: string }> = [];
   for (const contribution of contributions) {
     for (const manifest of contribution.manifests) {
       let owner = owners.get(manifest.name);
@@ -23,10 +24,7 @@ export function currentDependencies(contributions: readonly SnapshotContribution
       for (const p of manifest.packages) {
         if (owner.packageUrls.has(p.packageUrl)) continue;
         owner.packageUrls.add(p.packageUrl);
-        out.push({
-          id: p.id, packageUrl: p.packageUrl, package: p.package, manifestName: manifest.name, manifestPath: owner.manifestPath,
-          scope: p.scope, relationship: p.relationship, dependencies: p.dependencies,
-        });
+        out.push({ ...p, manifestName: manifest.name, manifestPath: owner.manifestPath });
       }
     }
   }

@@ -14,22 +14,27 @@ const PACKAGE_INSERT_COLUMNS = [
 ] as const;
 
 /** The manifests one current snapshot contributes, in the order they were sent. */
-export interface SnapshotContribution {
+export interface SnapshotContribution<P extends ContributedPackage = StoredPackage> {
   snapshotId: number;
   correlator: string;
   detectorName: string;
   createdAt: string;
-  manifests: ContributedManifest[];
+  manifests: Array<ContributedManifest<P>>;
 }
 
-export interface ContributedManifest {
+export interface ContributedManifest<P extends ContributedPackage = StoredPackage> {
   name: string;
   sourceLocation: string | null;
-  packages: StoredPackage[];
+  packages: P[];
 }
 
-export interface StoredPackage {
+/** A package as read back, with its row id (GraphQL's cursors). */
+export interface StoredPackage extends ContributedPackage {
   id: number;
+}
+
+/** A resolved package of a manifest, as stored or as just submitted. */
+export interface ContributedPackage {
   packageUrl: string;
   package: DependencyPackage;
   scope: 'runtime' | 'development';
@@ -142,6 +147,32 @@ export class DependencySnapshotsStore {
   }
 
   /**
+   * currentContributions right after `applied` was stored and made current in this
+   * transaction: its packages are taken as submitted rather than read back (its manifests
+   * were inserted in the order given, so in id order); the other snapshots' are read.
+   */
+  async contributionsAfter(db: Executor, repoId: number, applied: { snapshotId: number; input: SnapshotInput }): Promise<Array<SnapshotContribution<ContributedPackage>>> {
+    const rows: Array<Record<string, any>> = await currentManifests(db)
+      .leftJoin('dependency_snapshot_packages as p', (on) => on.on('p.manifest_id', 'm.id').andOn('m.snapshot_id', '<>', db.raw('?', [applied.snapshotId])))
+      .where('c.repo_id', repoId)
+      .orderBy([...CONTRIBUTION_ORDER, { column: 'p.id' }])
+      .select(...MANIFEST_COLUMNS, ...PACKAGE_COLUMNS);
+    const contributions: Array<SnapshotContribution<ContributedPackage>> = [];
+    const manifests = new Map<number, ContributedManifest<ContributedPackage>>();
+    let appliedManifests = 0;
+    for (const row of rows) {
+      const isNew = !manifests.has(Number(row.manifest_id));
+      const manifest = appendManifest(contributions, manifests, row);
+      if (Number(row.snapshot_id) === applied.snapshotId) {
+        if (isNew) manifest.packages.push(...applied.input.manifests[appliedManifests++]!.resolved);
+      } else if (row.id !== null && row.id !== undefined) {
+        manifest.packages.push(storedPackageOf(row));
+      }
+    }
+    return contributions;
+  }
+
+  /**
    * currentContributions of many repositories, each with every manifest but only the packages
    * named (ecosystem, normalized name): what re-evaluating those packages needs (which
    * contribution owns a manifest name depends on the manifests, not on their packages). Two
@@ -189,7 +220,7 @@ const PACKAGE_COLUMNS = ['p.id', 'p.package_url', 'p.purl_type', 'p.ecosystem', 
  * Adds a manifest row (rows in CONTRIBUTION_ORDER) to its contribution once (`manifests`: those
  * added, by id); answers the manifest.
  */
-function appendManifest(contributions: SnapshotContribution[], manifests: Map<number, ContributedManifest>, row: Record<string, any>): ContributedManifest {
+function appendManifest<P extends ContributedPackage>(contributions: Array<SnapshotContribution<P>>, manifests: Map<number, ContributedManifest<P>>, row: Record<string, any>): ContributedManifest<P> {
   const added = manifests.get(Number(row.manifest_id));
   if (added !== undefined) return added;
   let contribution = contributions.at(-1);
@@ -197,7 +228,7 @@ function appendManifest(contributions: SnapshotContribution[], manifests: Map<nu
     contribution = { snapshotId: Number(row.snapshot_id), correlator: row.correlator, detectorName: row.detector_name, createdAt: row.created_at, manifests: [] };
     contributions.push(contribution);
   }
-  const manifest: ContributedManifest = { name: row.manifest_name, sourceLocation: row.source_location ?? null, packages: [] };
+  const manifest: ContributedManifest<P> = { name: row.manifest_name, sourceLocation: row.source_location ?? null, packages: [] };
   contribution.manifests.push(manifest);
   manifests.set(Number(row.manifest_id), manifest);
   return manifest;

@@ -4,7 +4,7 @@ import { nowTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AttestationsStore } from '../attestations/attestations.store';
-import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
+import type { AlertReevaluation, SnapshotEvaluation } from '../alert-engine/alert-reevaluation';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import type { OrgRolesStore } from '../org-roles/org-roles.store';
@@ -56,7 +56,7 @@ const WORLD_TABLES = [
 /** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
 export class WorldLoader {
   constructor(
-    private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; snapshots: DependencySnapshotsStore; alertEngine: AlertReevaluation },
+    private readonly deps: { db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; snapshots: DependencySnapshotsStore; alertEngine: AlertReevaluation & SnapshotEvaluation },
   ) {}
 
   /** Loads a world given whole (in-process). */
