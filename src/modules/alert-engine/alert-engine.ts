@@ -210,7 +210,8 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
     for (let round = 0; round < rounds; round++) {
       const changes: Array<{ alertId: number; changes: Record<string, unknown> }> = [];
       const events: AlertEvent[] = [];
-      const eventsOf: number[] = [];
+      // An alert takes at most one step a round: its evaluation, by alert id.
+      const evaluationOf = new Map<number, number>();
       for (const [e, { plans }] of evaluations.entries()) {
         for (const plan of plans) {
           const step = plan.steps[round];
@@ -219,14 +220,15 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
           if (step.action !== 'created') changes.push({ alertId, changes: { ...(round === 0 ? plan.refresh : {}), ...changesOf(step, now) } });
           if (step.action !== null) {
             events.push({ alertId, action: step.action, senderId: null });
-            eventsOf.push(e);
+            evaluationOf.set(alertId, e);
           }
         }
       }
       await store.update(trx, changes);
-      const written = await this.deps.events.rowsOf(trx, events, now);
-      // rowsOf leaves out the events of alerts that are gone (none here: they were just written).
-      written.forEach((row, i) => eventRows[eventsOf[i]!]![round] = [...(eventRows[eventsOf[i]!]![round] ?? []), row]);
+      for (const row of await this.deps.events.rowsOf(trx, events, now)) {
+        const byRound = eventRows[evaluationOf.get(row.alert_id)!]!;
+        (byRound[round] ??= []).push(row);
+      }
     }
     await this.deps.events.insert(trx, eventRows.flatMap((byRound) => byRound.flatMap((r) => r ?? [])));
   }
