@@ -106,7 +106,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     events: alertEvents,
     policies: options.triagePolicies ?? triagePolicies,
   });
-  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, snapshots: snapshotStore, reevaluation: alertEngine });
+  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine });
 
   const tokensAt = cachedTokenLookup(tokenStore);
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));

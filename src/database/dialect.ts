@@ -28,6 +28,26 @@ export function isInvalidValueError(error: unknown): boolean {
 }
 
 /**
+ * Inserts rows given as one JSON parameter (each an array of its column values in `columns`
+ * order), in that order, in one statement of constant text: the database prepares one short
+ * statement, where a multi-row VALUES insert is a new statement of thousands of parameters per
+ * batch. SQLite reads the parameter with json_each, PostgreSQL with jsonb_array_elements (its
+ * text cast to the `integer` columns).
+ */
+export async function insertJsonRows(db: Knex | Knex.Transaction, table: string, columns: ReadonlyArray<readonly [name: string, type: 'text' | 'integer']>, rows: ReadonlyArray<readonly unknown[]>): Promise<void> {
+  if (rows.length === 0) return;
+  const names = columns.map(() => '??').join(', ');
+  const bindings = [table, ...columns.map(([name]) => name), JSON.stringify(rows)];
+  if (db.client.config.client === 'pg') {
+    const values = columns.map(([, type], i) => (type === 'integer' ? `(e ->> ${i})::integer` : `e ->> ${i}`)).join(', ');
+    await db.raw(`insert into ?? (${names}) select ${values} from jsonb_array_elements(?::jsonb) with ordinality as t(e, n) order by n`, bindings);
+  } else {
+    const values = columns.map((_, i) => `j.value ->> ${i}`).join(', ');
+    await db.raw(`insert into ?? (${names}) select ${values} from json_each(?) as j order by j.key`, bindings);
+  }
+}
+
+/**
  * Locks the selected rows until the transaction ends. PostgreSQL needs FOR UPDATE for a
  * read-then-write; SQLite has one writer at a time, so the write transaction itself locks.
  */

@@ -22,7 +22,7 @@ beforeAll(async () => {
   await t.load({
     users: [{ login: 'ae-owner' }],
     organizations: [{ login: ORG, owners: ['ae-owner'] }],
-    repositories: ['created', 'fixed', 'people', 'reopen', 'imports', 'kinds', 'declared', 'world', 'parallel', 'branch'].map((name) => ({ owner: ORG, name, private: true })),
+    repositories: ['created', 'fixed', 'people', 'reopen', 'imports', 'kinds', 'declared', 'world', 'parallel', 'branch', 'merged'].map((name) => ({ owner: ORG, name, private: true })),
     tokens: [{ token: TOKEN, type: 'classic', user: 'ae-owner', scopes: ['repo'] }],
   });
   ownerId = Number((await t.db.knex('accounts').where('login', 'ae-owner').first('id')).id);
@@ -171,6 +171,30 @@ describe('alerts computed from snapshots', () => {
     await submit('kinds', lock({ ...npm('evil-pkg', '0.0.1'), ...npm('unreviewed-pkg', '1.0.0') }));
     const list = await alerts('kinds');
     expect(list.map((a) => [a.dependency.package.name, a.security_advisory.classification])).toEqual([['evil-pkg', 'malware']]);
+  });
+});
+
+describe('snapshots of two correlators', () => {
+  const dependencies = async () => (await alerts('merged')).map((a) => [a.number, a.state, a.dependency.package.name, a.dependency.manifest_path, a.dependency.scope]);
+
+  it('evaluate the merged manifest, the snapshot just submitted with the other correlator\'s stored one, in correlator order', async () => {
+    await submit('merged', { 'package-lock.json': { file: 'z/package-lock.json', resolved: { ...npm('qs', '6.0.0'), ...npm('minimist', '1.2.0') } } }, 'refs/heads/main', 'z-ci');
+    expect(await dependencies()).toEqual([[1, 'open', 'qs', 'z/package-lock.json', 'runtime'], [2, 'open', 'minimist', 'z/package-lock.json', 'runtime']]);
+    // a-ci comes first (same detector): it owns the manifest name and its path; z-ci's packages
+    // are merged in, qs once (a-ci's, development), minimist from z-ci.
+    await submit('merged', { 'package-lock.json': { file: 'a/package-lock.json', resolved: npm('qs', '6.0.0', { relationship: 'indirect', scope: 'development' }) } }, 'refs/heads/main', 'a-ci');
+    const merged = [
+      [1, 'fixed', 'qs', 'z/package-lock.json', 'runtime'], [2, 'fixed', 'minimist', 'z/package-lock.json', 'runtime'],
+      [3, 'open', 'qs', 'a/package-lock.json', 'development'], [4, 'open', 'minimist', 'a/package-lock.json', 'runtime'],
+    ];
+    expect(await dependencies()).toEqual(merged);
+    expect(await events('merged')).toEqual([
+      ['created', 1, 'open', null], ['created', 2, 'open', null], ['fixed', 1, 'fixed', null], ['fixed', 2, 'fixed', null], ['created', 3, 'open', null], ['created', 4, 'open', null],
+    ]);
+    // z-ci again, unchanged: the same merged set, nothing moves.
+    await submit('merged', { 'package-lock.json': { file: 'z/package-lock.json', resolved: { ...npm('qs', '6.0.0'), ...npm('minimist', '1.2.0') } } }, 'refs/heads/main', 'z-ci');
+    expect(await dependencies()).toEqual(merged);
+    expect(await events('merged')).toHaveLength(6);
   });
 });
 

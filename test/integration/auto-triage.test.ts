@@ -142,7 +142,9 @@ describe('AutoTriageService re-evaluates what a write reaches, in the write\'s t
   it('a world file\'s rules and presets re-evaluate the repositories they reach, in the load\'s transaction', async () => {
     const loader = new WorldLoader({
       db: db.knex, accounts: new AccountsStore(), roles: new OrgRolesStore(), tokens: services.tokens, attestations: new AttestationsStore(),
-      alerts: new AlertsStore(), snapshots: new DependencySnapshotsStore(), autoTriage: store, alertEngine: recording,
+      alerts: new AlertsStore(), snapshots: new DependencySnapshotsStore(), autoTriage: store,
+      // This world holds no snapshot: only the rules' re-evaluation may be asked for.
+      alertEngine: { ...recording, afterSnapshot: async () => { throw new Error('no snapshot was loaded'); } },
     });
     await loader.load({
       dependency_bot_rules: [{ repository: 'atp-solo/solo', name: 'From the world', conditions: { severity: ['high'] } }],

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import type { Executor } from '../../database/transaction';
 import { nowTimestamp } from '../../shared/time';
-import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
+import type { AdvisoryReevaluation } from '../alert-engine/alert-reevaluation';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
-import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import type { EpssScore, ImportedAdvisory } from './osv';
 import { vulnerabilityColumns, type StoredVulnerability } from './stored-vulnerabilities';
 import { chunksOf } from '../../shared/chunks';
@@ -11,8 +10,8 @@ import { chunksOf } from '../../shared/chunks';
 // Writes imported advisories (interfaces.md "Advisory database"). The caller owns the
 // transaction: one per file. The data_versions triggers move the counters the caches read
 // (`reference` covers advisories and their vulnerabilities), so nothing here bumps them by hand.
-// Every write re-evaluates, in its transaction, the repositories it may change alerts of: those
-// whose current dependencies hold a package the advisories name, and those with alerts on them.
+// Every write re-evaluates, in its transaction, the alerts and findings of the advisories it
+// wrote (the alert engine finds the repositories concerned).
 
 export type UpsertOutcome = 'imported' | 'updated' | 'unchanged';
 
@@ -81,7 +80,7 @@ export interface AdvisoryWrite {
 }
 
 export class AdvisoryImportStore {
-  constructor(private readonly deps: { alerts: AlertsStore; snapshots: DependencySnapshotsStore; reevaluation: AlertReevaluation }) {}
+  constructor(private readonly deps: { alerts: AlertsStore; reevaluation: AdvisoryReevaluation }) {}
 
   /** The stored `modified` of each id present: null for advisories of world files. */
   async modifiedByIds(db: Executor, svcsaIds: readonly string[]): Promise<Map<string, string | null>> {
@@ -124,14 +123,11 @@ export class AdvisoryImportStore {
     return outcome;
   }
 
-  /** The repositories whose alerts written advisories may change, evaluated again. */
+  /** The alerts written advisories may change, and their findings, evaluated again. */
   private async reevaluate(trx: Knex.Transaction, written: readonly AdvisoryWrite[]): Promise<void> {
     if (written.length === 0) return;
-    const packages = written.flatMap((w) => w.vulnerabilities.map((v) => ({ ecosystem: v.ecosystem, normalizedName: v.packageKey })));
     const advisoryIds: Array<{ id: number }> = await trx('advisories').whereIn('svcsa_id', written.map((w) => w.advisory.svcsaId)).select('id');
-    const alerted: Array<{ repo_id: number }> = advisoryIds.length === 0 ? [] : await trx('dependency_alerts').whereIn('advisory_id', advisoryIds.map((a) => a.id)).distinct('repo_id');
-    const repoIds = new Set([...(await this.deps.snapshots.repositoriesHolding(trx, packages)), ...alerted.map((r) => Number(r.repo_id))]);
-    await this.deps.reevaluation.repositories(trx, [...repoIds], nowTimestamp());
+    await this.deps.reevaluation.advisories(trx, advisoryIds.map((a) => Number(a.id)), nowTimestamp());
   }
 
   /**

@@ -5,13 +5,13 @@ import type { PackageRow } from '../advisories/advisories.store';
 import { ECOSYSTEMS } from '../dependency-alerts/alerts.types';
 import { matchVersion, normalizePackageName, type Ecosystem } from '../advisories/versions';
 import type { TriageFacts, TriagePolicies, TriagePolicy } from '../auto-triage/triage-policy';
-import type { AlertEvent, AlertEvents } from '../dependency-alerts/alert-events';
+import type { AlertEvent, AlertEvents, EventRow } from '../dependency-alerts/alert-events';
 import { currentDependencies } from '../dependency-graph/current-dependencies';
-import type { CurrentDependency } from '../dependency-graph/dependency-graph.types';
+import type { CurrentDependency, SnapshotInput } from '../dependency-graph/dependency-graph.types';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import { stepsFor, type Step, type Verdict } from './alert-decisions';
-import type { AlertCopies, AdvisoryTraits, AlertEngineStore, EngineAlert, EngineAlertRow, VulnerabilityTraits } from './alert-engine.store';
-import type { AlertReevaluation } from './alert-reevaluation';
+import { numberKey, type AlertCopies, type AdvisoryTraits, type AlertEngineStore, type EngineAlert, type EngineAlertRow, type VulnerabilityTraits } from './alert-engine.store';
+import type { AdvisoryReevaluation, AlertReevaluation, SnapshotEvaluation } from './alert-reevaluation';
 
 // The alert engine (interfaces.md Part 2 "Dependency snapshots and computed alerts",
 // reference.md Part 2 "Alert lifecycle"): a repository's current dependencies, matched through
@@ -20,6 +20,9 @@ import type { AlertReevaluation } from './alert-reevaluation';
 // repository's alerts are brought in line with them, each transition written with its event.
 // A repository without an applied snapshot keeps the alerts a world file declared: they are
 // triaged and follow withdrawals, but only a snapshot fixes or creates alerts.
+
+/** A current dependency as evaluated (its row id, when it has one, plays no part). */
+type EvaluatedDependency = Omit<CurrentDependency, 'id'>;
 
 /** A dependency in a vulnerable range: what an alert is about. */
 interface Finding {
@@ -81,15 +84,58 @@ export interface AlertEngineDeps {
   policies: TriagePolicies;
 }
 
-export class AlertEngine implements AlertReevaluation {
+export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, SnapshotEvaluation {
   constructor(private readonly deps: AlertEngineDeps) {}
 
   async repositories(trx: Knex.Transaction, repoIds: readonly number[], now: string): Promise<void> {
-    // Ascending ids: evaluations that lock several repositories lock them in one order (no deadlock).
-    const ids = [...new Set(repoIds)].sort((a, b) => a - b);
+    const ids = [...new Set(repoIds)];
     if (ids.length === 0) return;
+    const owners = await this.deps.store.lockRepositories(trx, ids);
     const policies = await this.deps.policies.forRepositories(trx, ids);
-    for (const repoId of ids) await this.repository(trx, repoId, now, policies.get(repoId) ?? NO_TRIAGE);
+    const evaluations: Evaluation[] = [];
+    for (const [repoId, { ownerId }] of owners) evaluations.push(await this.repository(trx, repoId, ownerId, policies.get(repoId) ?? NO_TRIAGE));
+    await this.apply(trx, evaluations, now);
+  }
+
+  async afterSnapshot(trx: Knex.Transaction, repoId: number, applied: { snapshotId: number; input: SnapshotInput }, now: string): Promise<void> {
+    const owner = (await this.deps.store.lockRepositories(trx, [repoId])).get(repoId);
+    if (owner === undefined) return;
+    const policies = await this.deps.policies.forRepositories(trx, [repoId]);
+    await this.apply(trx, [await this.repository(trx, repoId, owner.ownerId, policies.get(repoId) ?? NO_TRIAGE, { applied })], now);
+  }
+
+  /**
+   * After advisories were written (an import): their findings evaluated again in every
+   * repository they may concern, those whose current dependencies hold a package they name and
+   * those with alerts of them, all at once. Only these advisories' alerts and findings are
+   * looked at: nothing else a repository's alerts depend on has changed.
+   */
+  async advisories(trx: Knex.Transaction, advisoryIds: readonly number[], now: string): Promise<void> {
+    const { store, snapshots } = this.deps;
+    if (advisoryIds.length === 0) return;
+    const vulnerabilities = await store.vulnerabilitiesOf(trx, advisoryIds);
+    const packages = vulnerabilities.map((v) => ({ ecosystem: v.ecosystem, normalizedName: v.packageKey }));
+    const repoIds = [...await snapshots.repositoriesHolding(trx, packages), ...await store.repositoriesAlertedBy(trx, advisoryIds)];
+    if (repoIds.length === 0) return;
+    const advisories = await store.advisoriesByIds(trx, advisoryIds);
+    const owners = await store.lockRepositories(trx, repoIds);
+    const locked = [...owners.keys()];
+    const policies = await this.deps.policies.forRepositories(trx, locked);
+    const alerts = new Map<number, EngineAlert[]>();
+    for (const alert of await store.alertsOfAdvisories(trx, advisoryIds)) (alerts.get(alert.repoId) ?? alerts.set(alert.repoId, []).get(alert.repoId)!).push(alert);
+    const contributions = await snapshots.contributionsHolding(trx, locked, packages);
+    const rowsByPackage = rowIdsByPackage(vulnerabilities);
+    const ranges = await this.deps.ranges(trx, vulnerabilities.map((v) => v.id));
+    const evaluations = locked.map((repoId): Evaluation => {
+      const held = contributions.get(repoId) ?? [];
+      const matched = matchFindings(currentDependencies(held), rowsByPackage, ranges);
+      const facts = new AdvisoryFacts(advisories, vulnerabilities, owners.get(repoId)!.ownerId);
+      const plans = planTransitions({
+        alerts: alerts.get(repoId) ?? [], findings: raisingFindings(matched, advisories), hasSnapshot: held.length > 0, facts, policy: policies.get(repoId) ?? NO_TRIAGE, reopened: undefined,
+      });
+      return { repoId, plans, facts };
+    });
+    await this.apply(trx, evaluations, now);
   }
 
   /**
@@ -98,98 +144,162 @@ export class AlertEngine implements AlertReevaluation {
    * by a person's request.
    */
   async afterReopening(trx: Knex.Transaction, repoId: number, alertId: number, now: string): Promise<void> {
+    const owner = (await this.deps.store.lockRepositories(trx, [repoId])).get(repoId);
+    if (owner === undefined) return;
     const policies = await this.deps.policies.forRepositories(trx, [repoId]);
-    await this.repository(trx, repoId, now, policies.get(repoId) ?? NO_TRIAGE, alertId);
+    await this.apply(trx, [await this.repository(trx, repoId, owner.ownerId, policies.get(repoId) ?? NO_TRIAGE, { reopened: alertId })], now);
   }
 
-  /** Evaluates one repository; `reopened`: only that alert, just reopened by a person. */
-  private async repository(trx: Knex.Transaction, repoId: number, now: string, policy: TriagePolicy, reopened?: number): Promise<void> {
+  /**
+   * Plans one (locked) repository's alerts. `reopened`: only that alert, just reopened by a
+   * person; `applied`: the snapshot just made current, its packages as submitted.
+   */
+  private async repository(
+    trx: Knex.Transaction, repoId: number, ownerId: number, policy: TriagePolicy,
+    { reopened, applied }: { reopened?: number; applied?: { snapshotId: number; input: SnapshotInput } } = {},
+  ): Promise<Evaluation> {
     const { store, snapshots } = this.deps;
-    const repo = await store.lockRepository(trx, repoId);
-    if (repo === undefined) return;
-    const contributions = await snapshots.currentContributions(trx, repoId);
+    const contributions = applied === undefined ? await snapshots.currentContributions(trx, repoId) : await snapshots.contributionsAfter(trx, repoId, applied);
     const hasSnapshot = contributions.length > 0;
     const matched = hasSnapshot ? await this.findings(trx, currentDependencies(contributions)) : [];
     const all = await store.alertsOf(trx, repoId);
     const advisories = await store.advisoriesByIds(trx, [...all.map((a) => a.advisoryId), ...matched.map((f) => f.advisoryId)]);
-    // Only reviewed and malware advisories raise alerts.
-    const findings = new Map<string, Finding>();
-    for (const f of matched) {
-      const type = advisories.get(f.advisoryId)?.type;
-      const key = findingKey(f.advisoryId, f.ecosystem, f.packageName, f.manifestPath);
-      if ((type === 'reviewed' || type === 'malware') && !findings.has(key)) findings.set(key, f);
-    }
-    const facts = new AdvisoryFacts(advisories, await store.vulnerabilitiesOf(trx, [...advisories.keys()]), repo.ownerId);
-    await this.apply(trx, repoId, planTransitions({ alerts: all, findings, hasSnapshot, facts, policy, reopened }), facts, now);
+    const facts = new AdvisoryFacts(advisories, await store.vulnerabilitiesOf(trx, [...advisories.keys()]), ownerId);
+    return { repoId, plans: planTransitions({ alerts: all, findings: raisingFindings(matched, advisories), hasSnapshot, facts, policy, reopened }), facts };
   }
 
-  /** Writes the plans: refreshed copies, new alerts, then the transitions in rounds with their events. */
-  private async apply(trx: Knex.Transaction, repoId: number, plans: readonly Plan[], facts: AdvisoryFacts, now: string): Promise<void> {
+  /**
+   * Writes the plans of repositories (in ascending id order): refreshed copies, new alerts, then
+   * the transitions in rounds. Each repository's events are recorded as if it had been written
+   * alone: its first steps' events, then its second steps' (an alert created and dismissed by a
+   * rule at once records `created`, then `auto_dismissed`), before the next repository's; each
+   * with the alert as it was after that step.
+   */
+  private async apply(trx: Knex.Transaction, evaluations: readonly Evaluation[], now: string): Promise<void> {
     const { store } = this.deps;
     // Alerts that only have copies to refresh.
-    for (const plan of plans) if (plan.alert && plan.steps.length === 0 && Object.keys(plan.refresh).length > 0) await store.update(trx, plan.alert.id, plan.refresh);
-    // New alerts, numbered after the last (the repository row is locked).
-    let number = await store.maxNumber(trx, repoId);
-    const fresh = plans.filter((plan) => plan.alert === null);
-    const rows: EngineAlertRow[] = fresh.map(({ finding }) => {
-      const f = finding!;
-      return {
-        repo_id: repoId, number: (number += 1), advisory_id: f.advisoryId, vulnerability_id: f.vulnerabilityId, ecosystem: f.ecosystem,
-        package_name: f.packageName, manifest_path: f.manifestPath, scope: f.scope, relationship: f.relationship, state: 'open',
-        created_at: now, updated_at: now, auto_dismissed_at: null, auto_dismissed_by: null,
-        ...facts.copies(f.advisoryId, facts.vulnerability(f.vulnerabilityId)?.hasPatch ?? false),
-      };
-    });
-    const idsByNumber = await store.insert(trx, rows);
-    const alertIdOf = new Map(fresh.map((plan, i) => [plan, idsByNumber.get(rows[i]!.number)!]));
-
-    // The transitions in rounds: every alert's first step, its events, then every second step
-    // (an alert created and dismissed by a rule at once records `created`, then `auto_dismissed`).
-    const rounds = Math.max(0, ...plans.map((plan) => plan.steps.length));
-    for (let round = 0; round < rounds; round++) {
-      const events: AlertEvent[] = [];
+    await store.update(trx, evaluations.flatMap(({ plans }) => plans.flatMap((plan) => (
+      plan.alert && plan.steps.length === 0 && Object.keys(plan.refresh).length > 0 ? [{ alertId: plan.alert.id, changes: plan.refresh }] : []
+    ))));
+    // New alerts, numbered after the last of their repository (its row is locked).
+    const fresh = evaluations.filter(({ plans }) => plans.some((plan) => plan.alert === null));
+    const maxNumbers = await store.maxNumbers(trx, fresh.map((e) => e.repoId));
+    const rows: EngineAlertRow[] = [];
+    const freshPlans: Plan[] = [];
+    for (const { repoId, plans, facts } of fresh) {
+      let number = maxNumbers.get(repoId) ?? 0;
       for (const plan of plans) {
-        const step = plan.steps[round];
-        if (step === undefined) continue;
-        const alertId = plan.alert?.id ?? alertIdOf.get(plan)!;
-        if (step.action !== 'created') await store.update(trx, alertId, { ...(round === 0 ? plan.refresh : {}), ...changesOf(step, now) });
-        if (step.action !== null) events.push({ alertId, action: step.action, senderId: null });
-      }
-      await this.deps.events.record(trx, events, now);
-    }
-  }
-
-  /** The current dependencies with a version that fall in a vulnerable range, in dependency then row order. */
-  private async findings(trx: Knex.Transaction, dependencies: readonly CurrentDependency[]): Promise<Finding[]> {
-    const matchable = dependencies.flatMap((d) => {
-      const { ecosystem, version } = d.package;
-      return ecosystem !== null && version !== null && isEcosystem(ecosystem) ? [{ d, ecosystem, version, key: normalizePackageName(ecosystem, d.package.name) }] : [];
-    });
-    if (matchable.length === 0) return [];
-    const keys = new Map<string, Set<string>>();
-    for (const { ecosystem, key } of matchable) keys.set(ecosystem, (keys.get(ecosystem) ?? new Set()).add(key));
-    const rows = await this.deps.packageRows(trx, new Map([...keys].map(([eco, names]) => [eco, [...names]])));
-    const ranges = await this.deps.ranges(trx, rows.map((row) => row.id));
-    const rowsByPackage = new Map<string, number[]>();
-    for (const row of [...rows].sort((a, b) => a.id - b.id)) {
-      const packageKey = `${row.ecosystem}\u0000${row.packageKey}`;
-      rowsByPackage.set(packageKey, [...(rowsByPackage.get(packageKey) ?? []), row.id]);
-    }
-    const found: Finding[] = [];
-    for (const { d, ecosystem, version, key } of matchable) {
-      for (const rowId of rowsByPackage.get(`${ecosystem}\u0000${key}`) ?? []) {
-        const range = ranges.get(rowId);
-        // A version that does not parse in its ecosystem matches nothing.
-        const match = range?.compiled === undefined ? undefined : matchVersion(range.compiled, version);
-        if (!range || !match?.ok || !match.isAffected) continue;
-        found.push({
-          advisoryId: range.advisoryId, vulnerabilityId: rowId, ecosystem, packageName: d.package.name, manifestPath: d.manifestPath,
-          scope: d.scope, relationship: RELATIONSHIPS[d.relationship],
+        if (plan.alert !== null) continue;
+        const f = plan.finding!;
+        freshPlans.push(plan);
+        rows.push({
+          repo_id: repoId, number: (number += 1), advisory_id: f.advisoryId, vulnerability_id: f.vulnerabilityId, ecosystem: f.ecosystem,
+          package_name: f.packageName, manifest_path: f.manifestPath, scope: f.scope, relationship: f.relationship, state: 'open',
+          created_at: now, updated_at: now, auto_dismissed_at: null, auto_dismissed_by: null,
+          ...facts.copies(f.advisoryId, facts.vulnerability(f.vulnerabilityId)?.hasPatch ?? false),
         });
       }
     }
-    return found;
+    const idsByNumber = await store.insert(trx, rows);
+    const alertIdOf = new Map(freshPlans.map((plan, i) => [plan, idsByNumber.get(numberKey(rows[i]!.repo_id, rows[i]!.number))!]));
+
+    // The transitions in rounds, every repository's at once; the event rows are kept per
+    // repository and round, and inserted in that order once all are written.
+    const rounds = Math.max(0, ...evaluations.flatMap(({ plans }) => plans.map((plan) => plan.steps.length)));
+    const eventRows: EventRow[][][] = evaluations.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      const changes: Array<{ alertId: number; changes: Record<string, unknown> }> = [];
+      const events: AlertEvent[] = [];
+      // An alert takes at most one step a round: its evaluation, by alert id.
+      const evaluationOf = new Map<number, number>();
+      for (const [e, { plans }] of evaluations.entries()) {
+        for (const plan of plans) {
+          const step = plan.steps[round];
+          if (step === undefined) continue;
+          const alertId = plan.alert?.id ?? alertIdOf.get(plan)!;
+          if (step.action !== 'created') changes.push({ alertId, changes: { ...(round === 0 ? plan.refresh : {}), ...changesOf(step, now) } });
+          if (step.action !== null) {
+            events.push({ alertId, action: step.action, senderId: null });
+            evaluationOf.set(alertId, e);
+          }
+        }
+      }
+      await store.update(trx, changes);
+      for (const row of await this.deps.events.rowsOf(trx, events, now)) {
+        const byRound = eventRows[evaluationOf.get(row.alert_id)!]!;
+        (byRound[round] ??= []).push(row);
+      }
+    }
+    await this.deps.events.insert(trx, eventRows.flatMap((byRound) => byRound.flatMap((r) => r ?? [])));
   }
+
+  /** The current dependencies with a version that fall in a vulnerable range, in dependency then row order. */
+  private async findings(trx: Knex.Transaction, dependencies: readonly EvaluatedDependency[]): Promise<Finding[]> {
+    const keys = new Map<string, Set<string>>();
+    for (const { ecosystem, key } of matchable(dependencies)) keys.set(ecosystem, (keys.get(ecosystem) ?? new Set()).add(key));
+    if (keys.size === 0) return [];
+    const rows = await this.deps.packageRows(trx, new Map([...keys].map(([eco, names]) => [eco, [...names]])));
+    return matchFindings(dependencies, rowIdsByPackage(rows), await this.deps.ranges(trx, rows.map((row) => row.id)));
+  }
+}
+
+/** One repository's evaluation: its plans, and the advisory facts they were made with. */
+interface Evaluation {
+  repoId: number;
+  plans: Plan[];
+  facts: AdvisoryFacts;
+}
+
+const packageKeyOf = (ecosystem: string, normalizedName: string) => `${ecosystem}\u0000${normalizedName}`;
+
+/** Vulnerability row ids by packageKeyOf, ascending. */
+function rowIdsByPackage(rows: ReadonlyArray<{ id: number; ecosystem: string; packageKey: string }>): Map<string, number[]> {
+  const byPackage = new Map<string, number[]>();
+  for (const row of [...rows].sort((a, b) => a.id - b.id)) {
+    const key = packageKeyOf(row.ecosystem, row.packageKey);
+    (byPackage.get(key) ?? byPackage.set(key, []).get(key)!).push(row.id);
+  }
+  return byPackage;
+}
+
+/** The dependencies that can match: an advisory ecosystem and a version. */
+function matchable(dependencies: readonly EvaluatedDependency[]) {
+  return dependencies.flatMap((d) => {
+    const { ecosystem, version } = d.package;
+    return ecosystem !== null && version !== null && isEcosystem(ecosystem) ? [{ d, ecosystem, version, key: normalizePackageName(ecosystem, d.package.name) }] : [];
+  });
+}
+
+/**
+ * The dependencies that fall in a vulnerable range of the rows of their package (`rowsByPackage`,
+ * by packageKeyOf, ids ascending), in dependency then row order.
+ */
+function matchFindings(dependencies: readonly EvaluatedDependency[], rowsByPackage: ReadonlyMap<string, readonly number[]>, ranges: ReadonlyMap<number, MatchableRange>): Finding[] {
+  const found: Finding[] = [];
+  for (const { d, ecosystem, version, key } of matchable(dependencies)) {
+    for (const rowId of rowsByPackage.get(packageKeyOf(ecosystem, key)) ?? []) {
+      const range = ranges.get(rowId);
+      // A version that does not parse in its ecosystem matches nothing.
+      const match = range?.compiled === undefined ? undefined : matchVersion(range.compiled, version);
+      if (!range || !match?.ok || !match.isAffected) continue;
+      found.push({
+        advisoryId: range.advisoryId, vulnerabilityId: rowId, ecosystem, packageName: d.package.name, manifestPath: d.manifestPath,
+        scope: d.scope, relationship: RELATIONSHIPS[d.relationship],
+      });
+    }
+  }
+  return found;
+}
+
+/** The findings that raise alerts (reviewed and malware advisories), the first of each key. */
+function raisingFindings(matched: readonly Finding[], advisories: ReadonlyMap<number, AdvisoryTraits>): Map<string, Finding> {
+  const findings = new Map<string, Finding>();
+  for (const f of matched) {
+    const type = advisories.get(f.advisoryId)?.type;
+    const key = findingKey(f.advisoryId, f.ecosystem, f.packageName, f.manifestPath);
+    if ((type === 'reviewed' || type === 'malware') && !findings.has(key)) findings.set(key, f);
+  }
+  return findings;
 }
 
 /** What an evaluation of one repository does to an alert, or to a finding no alert has. */

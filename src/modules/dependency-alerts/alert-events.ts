@@ -30,11 +30,20 @@ export class AlertEvents {
 
   /** Writes the events in the order given, each with its alert as it is now in `trx`. */
   async record(trx: Knex.Transaction, events: readonly AlertEvent[], now: string): Promise<void> {
-    if (events.length === 0) return;
+    await this.insert(trx, await this.rowsOf(trx, events, now));
+  }
+
+  /**
+   * The rows of these events, each with its alert as it is now in `trx`, to be inserted later
+   * (insert) when an evaluation writes several transitions of one alert before the events of
+   * an earlier one are due in order.
+   */
+  async rowsOf(trx: Knex.Transaction, events: readonly AlertEvent[], now: string): Promise<EventRow[]> {
+    if (events.length === 0) return [];
     const ids = [...new Set(events.map((e) => e.alertId))];
     const records = await this.references.alertsByIds(trx, ids);
     const views = new Map((await alertViews(trx, this.references, ids.flatMap((id) => records.get(id) ?? []))).map((v) => [v.alert.id, v]));
-    const rows = events.flatMap(({ alertId, action, senderId }) => {
+    return events.flatMap(({ alertId, action, senderId }) => {
       const view = views.get(alertId);
       if (view === undefined) return [];
       const { repository } = view;
@@ -44,7 +53,22 @@ export class AlertEvents {
         alert_id: alertId, sender_id: senderId, created_at: now, payload: `{"alert":${alert}}`,
       }];
     });
-    // Ids follow the order inserted: one statement per chunk, rows in order.
+  }
+
+  /** Inserts event rows; ids follow the order given: one statement per chunk, rows in order. */
+  async insert(trx: Knex.Transaction, rows: readonly EventRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += 100) await trx('events').insert(rows.slice(i, i + 100));
   }
+}
+
+/** An events row as written. */
+export interface EventRow {
+  event: string;
+  action: AlertEventAction;
+  repo_id: number;
+  org_id: number | null;
+  alert_id: number;
+  sender_id: number | null;
+  created_at: string;
+  payload: string;
 }

@@ -1,5 +1,5 @@
 import type { CurrentDependency } from './dependency-graph.types';
-import type { SnapshotContribution } from './dependency-snapshots.store';
+import type { ContributedPackage, SnapshotContribution, StoredPackage } from './dependency-snapshots.store';
 
 /**
  * The current dependency set of a repository from its current snapshots (reference.md Part 2):
@@ -8,9 +8,11 @@ import type { SnapshotContribution } from './dependency-snapshots.store';
  * detector under other correlators has its resolved packages merged in (a package URL the
  * manifest already holds is kept once); other detectors' manifests of that name are left out.
  */
-export function currentDependencies(contributions: readonly SnapshotContribution[]): CurrentDependency[] {
+export function currentDependencies(contributions: readonly SnapshotContribution[]): CurrentDependency[];
+export function currentDependencies(contributions: ReadonlyArray<SnapshotContribution<ContributedPackage>>): Array<Omit<CurrentDependency, 'id'>>;
+export function currentDependencies(contributions: ReadonlyArray<SnapshotContribution<ContributedPackage | StoredPackage>>): Array<Omit<CurrentDependency, 'id'>> {
   const owners = new Map<string, { detectorName: string; manifestPath: string; packageUrls: Set<string> }>();
-  const out: CurrentDependency[] = [];
+  const out: Array<Omit<CurrentDependency, 'id'> & { id?: number }> = [];
   for (const contribution of contributions) {
     for (const manifest of contribution.manifests) {
       let owner = owners.get(manifest.name);
@@ -23,10 +25,12 @@ export function currentDependencies(contributions: readonly SnapshotContribution
       for (const p of manifest.packages) {
         if (owner.packageUrls.has(p.packageUrl)) continue;
         owner.packageUrls.add(p.packageUrl);
-        out.push({
-          id: p.id, packageUrl: p.packageUrl, package: p.package, manifestName: manifest.name, manifestPath: owner.manifestPath,
+        // Built field by field (a spread of the submitted objects is several times slower).
+        const dependency = {
+          packageUrl: p.packageUrl, package: p.package, manifestName: manifest.name, manifestPath: owner.manifestPath,
           scope: p.scope, relationship: p.relationship, dependencies: p.dependencies,
-        });
+        };
+        out.push('id' in p ? { id: p.id, ...dependency } : dependency);
       }
     }
   }

@@ -3,7 +3,7 @@ import { pathName } from '../../http/params';
 import type { InputContext } from '../../http/validate';
 import { storableText } from '../../shared/storable-text';
 import type { ResolvedDependency, SnapshotInput, SnapshotManifest } from './dependency-graph.types';
-import { packageOfPurl, purlProblem } from './package-url';
+import { readPurl } from './package-url';
 
 // S1's body, the original's dependency submission, every field checked (a 422 names it).
 // The limits keep one submission's work bounded; the README states them.
@@ -33,14 +33,21 @@ const metadata = z
 const boundedRecord = <T extends z.ZodType>(value: T, max: number, what: string) =>
   z.record(text(1024), value).refine((r) => Object.keys(r).length <= max, `must have at most ${max.toLocaleString('en-US')} ${what}`);
 
-/** A package URL the purl library accepts, e.g. `pkg:npm/left-pad@1.3.0`. */
-const packageUrl = storableText().max(2048).superRefine((value, ctx) => {
+/**
+ * A package URL the purl library accepts, e.g. `pkg:npm/left-pad@1.3.0`, read once (checked and
+ * turned into the package it names by the same parse).
+ */
+const packageUrl = storableText().max(2048).transform((value, ctx) => {
   if (!value.startsWith('pkg:')) {
     ctx.addIssue({ code: 'custom', message: 'must be a package URL starting with "pkg:", such as pkg:npm/left-pad@1.3.0' });
-    return;
+    return z.NEVER;
   }
-  const problem = purlProblem(value);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `must be a valid package URL (${problem})` });
+  const read = readPurl(value);
+  if ('problem' in read) {
+    ctx.addIssue({ code: 'custom', message: `must be a valid package URL (${read.problem})` });
+    return z.NEVER;
+  }
+  return { url: value, package: read.package };
 });
 
 const resolvedSchema = z.strictObject({
@@ -89,11 +96,11 @@ export function toSnapshotInput(body: z.output<typeof submissionSchema>): Snapsh
       metadata: m.metadata ?? {},
       resolved: Object.entries(m.resolved ?? {}).map(([resolvedKey, r]): ResolvedDependency => ({
         key: resolvedKey,
-        packageUrl: r.package_url,
-        package: packageOfPurl(r.package_url),
+        packageUrl: r.package_url.url,
+        package: r.package_url.package,
         scope: r.scope ?? 'runtime',
         relationship: r.relationship ?? 'unknown',
-        dependencies: r.dependencies ?? [],
+        dependencies: (r.dependencies ?? []).map((d) => d.url),
         metadata: r.metadata ?? {},
       })),
     })),

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../auth/principal';
-import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
+import type { SnapshotEvaluation } from '../alert-engine/alert-reevaluation';
 import { withTransaction } from '../../database/transaction';
 import { nowTimestamp } from '../../shared/time';
 import type { RepositoryRecord } from '../accounts/accounts.types';
@@ -21,7 +21,7 @@ export interface RepositoryDependencies {
 
 /** Interfaces.md Part 2, S1–S2: dependency snapshots in, the current dependency set out. */
 export class DependencyGraphService {
-  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore; alerts: AlertReevaluation }) {}
+  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore; alerts: SnapshotEvaluation }) {}
 
   /** S1: stores a checked submission and applies it to the default branch's dependencies when it is for it. */
   async submit(principal: Principal, owner: string, name: string, input: SnapshotInput): Promise<SnapshotReceipt> {

@@ -1,22 +1,40 @@
+import { insertJsonRows } from '../../database/dialect';
 import type { Executor } from '../../database/transaction';
 import { normalizePackageName, type Ecosystem } from '../advisories/versions';
 import type { DependencyPackage, SnapshotInput, SnapshotResult } from './dependency-graph.types';
 import { chunksOf } from '../../shared/chunks';
 
-/** Rows per multi-row insert: well under either dialect's limit on bound values. */
+/** Keys per statement: well under either dialect's limit on bound values. */
 const CHUNK = 200;
 
+/** The columns of a package row as insert writes them, in order. */
+const PACKAGE_INSERT_COLUMNS = [
+  ['manifest_id', 'integer'], ['package_key', 'text'], ['package_url', 'text'], ['purl_type', 'text'], ['ecosystem', 'text'], ['package_name', 'text'],
+  ['normalized_name', 'text'], ['version', 'text'], ['scope', 'text'], ['relationship', 'text'], ['dependencies', 'text'], ['metadata', 'text'],
+] as const;
+
 /** The manifests one current snapshot contributes, in the order they were sent. */
-export interface SnapshotContribution {
+export interface SnapshotContribution<P extends ContributedPackage = StoredPackage> {
   snapshotId: number;
   correlator: string;
   detectorName: string;
   createdAt: string;
-  manifests: Array<{ name: string; sourceLocation: string | null; packages: StoredPackage[] }>;
+  manifests: Array<ContributedManifest<P>>;
 }
 
-export interface StoredPackage {
+export interface ContributedManifest<P extends ContributedPackage = StoredPackage> {
+  name: string;
+  sourceLocation: string | null;
+  packages: P[];
+}
+
+/** A package as read back, with its row id (GraphQL's cursors). */
+export interface StoredPackage extends ContributedPackage {
   id: number;
+}
+
+/** A resolved package of a manifest, as stored or as just submitted. */
+export interface ContributedPackage {
   packageUrl: string;
   package: DependencyPackage;
   scope: 'runtime' | 'development';
@@ -40,19 +58,22 @@ export class DependencySnapshotsStore {
       scanned: input.scanned, metadata: JSON.stringify(input.metadata), result, created_at: now,
     }).returning('id');
     const snapshotId = Number(row.id ?? row);
+    const packages: unknown[][] = [];
     for (const manifest of input.manifests) {
       const [m] = await db('dependency_snapshot_manifests').insert({
         snapshot_id: snapshotId, manifest_key: manifest.key, name: manifest.name, source_location: manifest.sourceLocation, metadata: JSON.stringify(manifest.metadata),
       }).returning('id');
       const manifestId = Number(m.id ?? m);
-      const rows = manifest.resolved.map((r) => ({
-        manifest_id: manifestId, package_key: r.key, package_url: r.packageUrl, purl_type: r.package.purlType, ecosystem: r.package.ecosystem,
-        package_name: r.package.name, normalized_name: r.package.ecosystem === null ? null : normalizePackageName(r.package.ecosystem as Ecosystem, r.package.name),
-        version: r.package.version, scope: r.scope, relationship: r.relationship,
-        dependencies: JSON.stringify(r.dependencies), metadata: JSON.stringify(r.metadata),
-      }));
-      for (const chunk of chunksOf(rows, CHUNK)) await db('dependency_snapshot_packages').insert(chunk);
+      for (const r of manifest.resolved) {
+        packages.push([
+          manifestId, r.key, r.packageUrl, r.package.purlType, r.package.ecosystem, r.package.name,
+          r.package.ecosystem === null ? null : normalizePackageName(r.package.ecosystem as Ecosystem, r.package.name),
+          r.package.version, r.scope, r.relationship, JSON.stringify(r.dependencies), JSON.stringify(r.metadata),
+        ]);
+      }
     }
+    // Every package of the snapshot in one statement (a 2,000-package snapshot took ten large ones).
+    await insertJsonRows(db, 'dependency_snapshot_packages', PACKAGE_INSERT_COLUMNS, packages);
     return snapshotId;
   }
 
@@ -111,36 +132,115 @@ export class DependencySnapshotsStore {
 
   /** The current snapshots of a repository with their manifests and packages, by correlator then detector. */
   async currentContributions(db: Executor, repoId: number): Promise<SnapshotContribution[]> {
-    const rows: Array<Record<string, any>> = await db('repository_current_snapshots as c')
-      .join('dependency_snapshots as s', 's.id', 'c.snapshot_id')
-      .join('dependency_snapshot_manifests as m', 'm.snapshot_id', 's.id')
+    const rows: Array<Record<string, any>> = await currentManifests(db)
       .leftJoin('dependency_snapshot_packages as p', 'p.manifest_id', 'm.id')
       .where('c.repo_id', repoId)
-      .orderBy([{ column: 'c.correlator' }, { column: 'c.detector_name' }, { column: 'm.id' }, { column: 'p.id' }])
-      .select('s.id as snapshot_id', 'c.correlator', 'c.detector_name', 's.created_at', 'm.id as manifest_id', 'm.name as manifest_name',
-        'm.source_location', 'p.id', 'p.package_url', 'p.purl_type', 'p.ecosystem', 'p.package_name', 'p.version', 'p.scope', 'p.relationship', 'p.dependencies');
+      .orderBy([...CONTRIBUTION_ORDER, { column: 'p.id' }])
+      .select(...MANIFEST_COLUMNS, ...PACKAGE_COLUMNS);
     const contributions: SnapshotContribution[] = [];
-    let manifestId: number | undefined;
+    const manifests = new Map<number, ContributedManifest>();
     for (const row of rows) {
-      let contribution = contributions.at(-1);
-      if (contribution?.snapshotId !== Number(row.snapshot_id)) {
-        contribution = { snapshotId: Number(row.snapshot_id), correlator: row.correlator, detectorName: row.detector_name, createdAt: row.created_at, manifests: [] };
-        contributions.push(contribution);
-      }
-      if (manifestId !== Number(row.manifest_id)) {
-        manifestId = Number(row.manifest_id);
-        contribution.manifests.push({ name: row.manifest_name, sourceLocation: row.source_location ?? null, packages: [] });
-      }
-      if (row.id === null || row.id === undefined) continue;
-      contribution.manifests.at(-1)!.packages.push({
-        id: Number(row.id),
-        packageUrl: row.package_url,
-        package: { purlType: row.purl_type, ecosystem: row.ecosystem ?? null, name: row.package_name, version: row.version ?? null },
-        scope: row.scope,
-        relationship: row.relationship,
-        dependencies: JSON.parse(row.dependencies),
-      });
+      const manifest = appendManifest(contributions, manifests, row);
+      if (row.id !== null && row.id !== undefined) manifest.packages.push(storedPackageOf(row));
     }
     return contributions;
   }
+
+  /**
+   * currentContributions right after `applied` was stored and made current in this
+   * transaction: its packages are taken as submitted rather than read back (its manifests
+   * were inserted in the order given, so in id order); the other snapshots' are read.
+   */
+  async contributionsAfter(db: Executor, repoId: number, applied: { snapshotId: number; input: SnapshotInput }): Promise<Array<SnapshotContribution<ContributedPackage>>> {
+    const rows: Array<Record<string, any>> = await currentManifests(db)
+      .leftJoin('dependency_snapshot_packages as p', (on) => on.on('p.manifest_id', 'm.id').andOn('m.snapshot_id', '<>', db.raw('?', [applied.snapshotId])))
+      .where('c.repo_id', repoId)
+      .orderBy([...CONTRIBUTION_ORDER, { column: 'p.id' }])
+      .select(...MANIFEST_COLUMNS, ...PACKAGE_COLUMNS);
+    const contributions: Array<SnapshotContribution<ContributedPackage>> = [];
+    const manifests = new Map<number, ContributedManifest<ContributedPackage>>();
+    let appliedManifests = 0;
+    for (const row of rows) {
+      const isNew = !manifests.has(Number(row.manifest_id));
+      const manifest = appendManifest(contributions, manifests, row);
+      if (Number(row.snapshot_id) === applied.snapshotId) {
+        if (isNew) manifest.packages.push(...applied.input.manifests[appliedManifests++]!.resolved);
+      } else if (row.id !== null && row.id !== undefined) {
+        manifest.packages.push(storedPackageOf(row));
+      }
+    }
+    return contributions;
+  }
+
+  /**
+   * currentContributions of many repositories, each with every manifest but only the packages
+   * named (ecosystem, normalized name): what re-evaluating those packages needs (which
+   * contribution owns a manifest name depends on the manifests, not on their packages). Two
+   * statements per CHUNK: the manifests, then the packages through the package index.
+   */
+  async contributionsHolding(
+    db: Executor, repoIds: readonly number[], packages: ReadonlyArray<{ ecosystem: string; normalizedName: string }>,
+  ): Promise<Map<number, SnapshotContribution[]>> {
+    const byRepo = new Map<number, SnapshotContribution[]>();
+    const manifests = new Map<number, ContributedManifest>();
+    for (const chunk of chunksOf([...new Set(repoIds)], CHUNK)) {
+      const rows: Array<Record<string, any>> = await currentManifests(db).whereIn('c.repo_id', chunk)
+        .orderBy([{ column: 'c.repo_id' }, ...CONTRIBUTION_ORDER]).select('c.repo_id', ...MANIFEST_COLUMNS);
+      for (const row of rows) {
+        const repoId = Number(row.repo_id);
+        const contributions = byRepo.get(repoId) ?? [];
+        byRepo.set(repoId, contributions);
+        appendManifest(contributions, manifests, row);
+      }
+    }
+    const unique = [...new Map(packages.map((p) => [`${p.ecosystem}\u0000${p.normalizedName}`, [p.ecosystem, p.normalizedName]])).values()];
+    for (const chunk of chunksOf(unique, CHUNK)) {
+      const rows: Array<Record<string, any>> = await db('dependency_snapshot_packages as p')
+        .join('dependency_snapshot_manifests as m', 'm.id', 'p.manifest_id')
+        .join('repository_current_snapshots as c', 'c.snapshot_id', 'm.snapshot_id')
+        .whereIn(['p.ecosystem', 'p.normalized_name'], chunk)
+        .select('p.manifest_id', ...PACKAGE_COLUMNS);
+      // Manifests of repositories not asked for (or no longer current) are not in the map.
+      for (const row of rows) manifests.get(Number(row.manifest_id))?.packages.push(storedPackageOf(row));
+    }
+    for (const manifest of manifests.values()) manifest.packages.sort((a, b) => a.id - b.id);
+    return byRepo;
+  }
+}
+
+/** The current snapshots' manifests (c, s, m), ordered within a repository by CONTRIBUTION_ORDER. */
+const currentManifests = (db: Executor) => db('repository_current_snapshots as c')
+  .join('dependency_snapshots as s', 's.id', 'c.snapshot_id')
+  .join('dependency_snapshot_manifests as m', 'm.snapshot_id', 's.id');
+const CONTRIBUTION_ORDER = [{ column: 'c.correlator' }, { column: 'c.detector_name' }, { column: 'm.id' }];
+const MANIFEST_COLUMNS = ['s.id as snapshot_id', 'c.correlator', 'c.detector_name', 's.created_at', 'm.id as manifest_id', 'm.name as manifest_name', 'm.source_location'];
+const PACKAGE_COLUMNS = ['p.id', 'p.package_url', 'p.purl_type', 'p.ecosystem', 'p.package_name', 'p.version', 'p.scope', 'p.relationship', 'p.dependencies'];
+
+/**
+ * Adds a manifest row (rows in CONTRIBUTION_ORDER) to its contribution once (`manifests`: those
+ * added, by id); answers the manifest.
+ */
+function appendManifest<P extends ContributedPackage>(contributions: Array<SnapshotContribution<P>>, manifests: Map<number, ContributedManifest<P>>, row: Record<string, any>): ContributedManifest<P> {
+  const added = manifests.get(Number(row.manifest_id));
+  if (added !== undefined) return added;
+  let contribution = contributions.at(-1);
+  if (contribution?.snapshotId !== Number(row.snapshot_id)) {
+    contribution = { snapshotId: Number(row.snapshot_id), correlator: row.correlator, detectorName: row.detector_name, createdAt: row.created_at, manifests: [] };
+    contributions.push(contribution);
+  }
+  const manifest: ContributedManifest<P> = { name: row.manifest_name, sourceLocation: row.source_location ?? null, packages: [] };
+  contribution.manifests.push(manifest);
+  manifests.set(Number(row.manifest_id), manifest);
+  return manifest;
+}
+
+function storedPackageOf(row: Record<string, any>): StoredPackage {
+  return {
+    id: Number(row.id),
+    packageUrl: row.package_url,
+    package: { purlType: row.purl_type, ecosystem: row.ecosystem ?? null, name: row.package_name, version: row.version ?? null },
+    scope: row.scope,
+    relationship: row.relationship,
+    dependencies: JSON.parse(row.dependencies),
+  };
 }

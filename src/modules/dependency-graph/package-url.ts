@@ -8,28 +8,38 @@ const ECOSYSTEM_OF_TYPE: Readonly<Record<string, string>> = {
   npm: 'npm', pypi: 'pip', maven: 'maven', nuget: 'nuget', gem: 'rubygems', golang: 'go', cargo: 'rust', composer: 'composer', pub: 'pub',
 };
 
-/** The parser's reason a purl is refused, or undefined when it is one. */
-export function purlProblem(value: string): string | undefined {
+/** A purl read once: the package it names, or the parser's reason it is refused. */
+export function readPurl(value: string): { package: DependencyPackage } | { problem: string } {
+  let purl: PackageURL;
   try {
-    PackageURL.fromString(value);
-    return undefined;
+    purl = PackageURL.fromString(value);
   } catch (error) {
     // The parser reports bad input with its PurlError; anything else is a slip inside it (2.0.1's
     // golang check throws a ReferenceError for a version of "v" and no semver): still a refusal.
-    return error instanceof Error && error.constructor.name === 'PurlError' ? error.message : 'its components are not valid for its type';
+    return { problem: error instanceof Error && error.constructor.name === 'PurlError' ? error.message : 'its components are not valid for its type' };
   }
+  const namespace = purl.namespace ?? null;
+  return {
+    package: {
+      purlType: purl.type,
+      ecosystem: ECOSYSTEM_OF_TYPE[purl.type] ?? null,
+      name: packageName(purl.type, namespace, purl.name),
+      version: purl.version ?? null,
+    },
+  };
+}
+
+/** The parser's reason a purl is refused, or undefined when it is one. */
+export function purlProblem(value: string): string | undefined {
+  const read = readPurl(value);
+  return 'problem' in read ? read.problem : undefined;
 }
 
 /** The package of a valid purl (check it with purlProblem first). */
 export function packageOfPurl(value: string): DependencyPackage {
-  const purl = PackageURL.fromString(value);
-  const namespace = purl.namespace ?? null;
-  return {
-    purlType: purl.type,
-    ecosystem: ECOSYSTEM_OF_TYPE[purl.type] ?? null,
-    name: packageName(purl.type, namespace, purl.name),
-    version: purl.version ?? null,
-  };
+  const read = readPurl(value);
+  if ('problem' in read) throw new Error(`not a package URL: ${read.problem}`);
+  return read.package;
 }
 
 /** How each ecosystem writes a name with a namespace: maven `group:artifact`, the others `namespace/name` (npm's `@scope/name`). */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
+import type { SnapshotEvaluation } from '../alert-engine/alert-reevaluation';
 import type { SnapshotInput, SnapshotReceipt } from './dependency-graph.types';
 import type { DependencySnapshotsStore } from './dependency-snapshots.store';
 
@@ -11,7 +11,7 @@ import type { DependencySnapshotsStore } from './dependency-snapshots.store';
  */
 export async function recordSnapshot(
   trx: Knex.Transaction,
-  deps: { snapshots: DependencySnapshotsStore; alerts: AlertReevaluation },
+  deps: { snapshots: DependencySnapshotsStore; alerts: SnapshotEvaluation },
   repoId: number,
   input: SnapshotInput,
   now: string,
@@ -26,6 +26,6 @@ export async function recordSnapshot(
     return { id, createdAt: now, result: 'ACCEPTED', message: 'The snapshot was stored, but a snapshot scanned later for the same job correlator and detector is current: it does not change the repository\'s dependencies.' };
   }
   await store.setResult(trx, id, 'SUCCESS');
-  await deps.alerts.repositories(trx, [repoId], now);
+  await deps.alerts.afterSnapshot(trx, repoId, { snapshotId: id, input }, now);
   return { id, createdAt: now, result: 'SUCCESS', message: 'Dependency results for the repository have been successfully updated.' };
 }

@@ -1,4 +1,4 @@
-import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
+import type { AlertReevaluation, SnapshotEvaluation } from '../alert-engine/alert-reevaluation';
 import { toSnapshotInput } from '../dependency-graph/dependency-graph.schemas';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import { recordSnapshot } from '../dependency-graph/snapshot-recording';
@@ -14,7 +14,7 @@ import type { SectionContext } from './world.accounts';
 export async function loadDependencySnapshots(
   ctx: SectionContext,
   snapshots: World['dependency_snapshots'],
-  deps: { snapshots: DependencySnapshotsStore; alerts: AlertReevaluation },
+  deps: { snapshots: DependencySnapshotsStore; alerts: AlertReevaluation & SnapshotEvaluation },
 ): Promise<void> {
   const store = deps.snapshots;
   const { trx, refs, now } = ctx;

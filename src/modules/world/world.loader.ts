@@ -4,7 +4,7 @@ import { nowTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AttestationsStore } from '../attestations/attestations.store';
-import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
+import type { AlertReevaluation, SnapshotEvaluation } from '../alert-engine/alert-reevaluation';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import type { OrgRolesStore } from '../org-roles/org-roles.store';
@@ -61,7 +61,7 @@ export class WorldLoader {
   constructor(
     private readonly deps: {
       db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore;
-      snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore; alertEngine: AlertReevaluation;
+      snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore; alertEngine: AlertReevaluation & SnapshotEvaluation;
     },
   ) {}
 
