@@ -3,7 +3,7 @@ import { lockForUpdate } from '../../database/dialect';
 import type { Executor } from '../../database/transaction';
 import { chunksOf } from '../../shared/chunks';
 import { parseJsonColumn } from '../../shared/json';
-import type { AlertState, AutoDismissal } from '../dependency-alerts/alerts.types';
+import type { AlertRecord, AlertState, AutoDismissal } from '../dependency-alerts/alerts.types';
 
 // The alert engine's reads and writes of alerts and advisories, in the evaluating transaction.
 
@@ -35,23 +35,13 @@ export interface VulnerabilityTraits {
   hasPatch: boolean;
 }
 
-/** An alert as the engine compares it. */
-export interface EngineAlert {
-  id: number;
-  repoId: number;
-  number: number;
-  advisoryId: number;
-  ecosystem: string;
-  packageName: string;
-  manifestPath: string;
-  scope: string;
-  relationship: string;
-  state: AlertState;
-  autoDismissedBy: AutoDismissal | null;
-  vulnerabilityId: number | null;
-  /** The copies the lists filter on (see the dependency_alerts migration). */
+/** An alert as the engine compares it: the record's identity, finding and state, with the copies the lists filter on. */
+export type EngineAlert = Pick<AlertRecord,
+  'id' | 'repoId' | 'number' | 'advisoryId' | 'ecosystem' | 'packageName' | 'manifestPath' | 'scope' | 'relationship' | 'state' | 'autoDismissedBy' | 'vulnerabilityId'
+> & {
+  /** See the dependency_alerts migration. */
   copies: AlertCopies;
-}
+};
 
 /** What an alert row copies from its repository and advisory. */
 export interface AlertCopies {
