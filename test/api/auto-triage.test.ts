@@ -55,7 +55,7 @@ describe('organization rules', () => {
   it('defaults enforcement to enabled and action to dismiss, and keeps every condition kind', async () => {
     const conditions = {
       severity: ['high', 'critical'], scope: ['runtime'], ecosystem: ['pip', 'maven'], package: ['django'], cwe: ['CWE-79'],
-      svcsa_id: ['GHSA-xxxx-yyyy-zzzz'], cve_id: ['CVE-2026-12345'], has_patch: true,
+      svcsa_id: ['GHSA-jfh8-c2jp-5v3q'], cve_id: ['CVE-2026-12345'], has_patch: true,
     };
     const res = await createRule(orgRules, { name: 'Everything', conditions });
     expect(res.status).toBe(201);

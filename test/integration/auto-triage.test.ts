@@ -27,7 +27,7 @@ const OWNER_TOKEN = 'atp_owner_token';
 
 const DEV_NPM: TriageFacts = {
   ecosystem: 'npm', packageName: 'left-pad', manifestPath: 'package-lock.json', scope: 'development', severity: 'low',
-  cweIds: ['CWE-400'], svcsaId: 'GHSA-aaaa-bbbb-cccc', cveId: null, hasPatch: false,
+  cweIds: ['CWE-400'], svcsaId: 'GHSA-3fvg-4v2m-98jf', cveId: null, hasPatch: false,
 };
 
 beforeAll(async () => {

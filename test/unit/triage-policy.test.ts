@@ -8,7 +8,7 @@ import { LOW_IMPACT_CWES, conditionsMatch, triagePolicy, type PolicyInputs } fro
 
 const FACTS: TriageFacts = {
   ecosystem: 'npm', packageName: 'left-pad', manifestPath: 'app/package-lock.json', scope: 'development', severity: 'low',
-  cweIds: ['CWE-400'], svcsaId: 'GHSA-aaaa-bbbb-cccc', cveId: 'CVE-2026-0001', hasPatch: false,
+  cweIds: ['CWE-400'], svcsaId: 'GHSA-3fvg-4v2m-98jf', cveId: 'CVE-2026-0001', hasPatch: false,
 };
 const facts = (over: Partial<TriageFacts> = {}): TriageFacts => ({ ...FACTS, ...over });
 
@@ -26,7 +26,7 @@ describe('conditions', () => {
     ['ecosystem', { ecosystem: ['npm'] }, { ecosystem: 'pip' }],
     ['package (case aside)', { package: ['Left-Pad'] }, { packageName: 'right-pad' }],
     ['cwe (any of the advisory\'s)', { cwe: ['CWE-79', 'CWE-400'] }, { cweIds: ['CWE-79x', 'CWE-89'] }],
-    ['svcsa_id (case aside)', { svcsaId: ['ghsa-aaaa-bbbb-cccc'] }, { svcsaId: 'GHSA-zzzz-zzzz-zzzz' }],
+    ['svcsa_id (case aside)', { svcsaId: ['ghsa-3fvg-4v2m-98jf'] }, { svcsaId: 'GHSA-35jh-r3h4-6jhm' }],
     ['cve_id', { cveId: ['CVE-2026-0001'] }, { cveId: null }],
     ['manifest', { manifest: ['app/package-lock.json'] }, { manifestPath: 'package-lock.json' }],
     ['has_patch', { hasPatch: false }, { hasPatch: true }],
