@@ -30,7 +30,7 @@ function dismissalOf(match: TriageMatch | null): AutoDismissal | null {
 }
 
 /** Why an alert that is vulnerable now would be auto-dismissed: withdrawal first, then the policy. */
-export function autoDismissal(verdict: Verdict, policy: TriagePolicy): AutoDismissal | null {
+function autoDismissal(verdict: Verdict, policy: TriagePolicy): AutoDismissal | null {
   return verdict.withdrawn ? 'withdrawal' : dismissalOf(policy(verdict.facts));
 }
 

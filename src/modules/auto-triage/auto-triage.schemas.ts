@@ -51,7 +51,7 @@ const orgConditions = z.strictObject({
 type ConditionsJson = z.output<typeof repoConditions>;
 
 /** The JSON form of conditions (snake_case keys) as the domain writes them; keys not given stay absent. */
-export function conditionsOfJson(json: Partial<ConditionsJson>): RuleConditions {
+function conditionsOfJson(json: Partial<ConditionsJson>): RuleConditions {
   const names: Record<string, keyof RuleConditions> = { svcsa_id: 'svcsaId', cve_id: 'cveId', has_patch: 'hasPatch' };
   return Object.fromEntries(Object.entries(json).filter(([, v]) => v !== undefined).map(([k, v]) => [names[k] ?? k, v])) as RuleConditions;
 }

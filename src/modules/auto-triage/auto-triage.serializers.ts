@@ -4,7 +4,7 @@ import type { PresetSettings, RuleConditions, TriageRule } from './auto-triage.t
 
 // Domain → the REST shapes of auto-triage.responses.ts.
 
-export function serializeConditions(c: RuleConditions): z.output<typeof ruleConditionsSchema> {
+function serializeConditions(c: RuleConditions): z.output<typeof ruleConditionsSchema> {
   return {
     ...(c.severity ? { severity: c.severity } : {}),
     ...(c.scope ? { scope: c.scope } : {}),

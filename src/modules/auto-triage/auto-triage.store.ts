@@ -18,7 +18,7 @@ function ownerColumn(owner: RuleOwner): { org_id: number } | { repo_id: number }
   return owner.kind === 'org' ? { org_id: owner.orgId } : { repo_id: owner.repoId };
 }
 
-export function ruleOfRow(row: Row): TriageRule {
+function ruleOfRow(row: Row): TriageRule {
   return {
     id: Number(row.id),
     name: row.name,

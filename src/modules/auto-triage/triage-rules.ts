@@ -38,7 +38,7 @@ export function conditionsMatch(conditions: RuleConditions, facts: TriageFacts):
 }
 
 /** Conditions written so that two rules saying the same thing compare equal (value order and case aside). */
-export function conditionsKey(conditions: RuleConditions): string {
+function conditionsKey(conditions: RuleConditions): string {
   const entries = Object.entries(conditions)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => [key, Array.isArray(value) ? [...new Set(value.map((v: string) => v.toLowerCase()))].sort() : value] as const)
@@ -51,7 +51,7 @@ export function conditionsKey(conditions: RuleConditions): string {
  * `enforced` rules whatever the repository says, its `enabled` ones unless the repository has a
  * `disabled` rule with the same conditions, then the repository's `enabled` rules.
  */
-export function rulesInForce(orgRules: readonly TriageRule[], repoRules: readonly TriageRule[]): TriageRule[] {
+function rulesInForce(orgRules: readonly TriageRule[], repoRules: readonly TriageRule[]): TriageRule[] {
   const optedOut = new Set(repoRules.filter((r) => r.enforcement === 'disabled').map((r) => conditionsKey(r.conditions)));
   return [
     ...orgRules.filter((r) => r.enforcement === 'enforced'),
@@ -61,11 +61,11 @@ export function rulesInForce(orgRules: readonly TriageRule[], repoRules: readonl
 }
 
 /** The preset's setting in force: the repository's own, else its organization's, else on for public repositories only. */
-export function isLowImpactDevelopmentOn(inputs: Pick<PolicyInputs, 'isPrivate' | 'repoPreset' | 'orgPreset'>): boolean {
+function isLowImpactDevelopmentOn(inputs: Pick<PolicyInputs, 'isPrivate' | 'repoPreset' | 'orgPreset'>): boolean {
   return inputs.repoPreset ?? inputs.orgPreset ?? !inputs.isPrivate;
 }
 
-export function lowImpactDevelopmentMatches(facts: TriageFacts): boolean {
+function lowImpactDevelopmentMatches(facts: TriageFacts): boolean {
   return facts.ecosystem === 'npm' && facts.scope === 'development' && facts.cweIds.some((id) => LOW_IMPACT_CWES.has(id.toUpperCase()));
 }
 

@@ -10,9 +10,9 @@ import { freshFragments, serializeAlert } from './alerts.serializers';
 // since. URLs in the stored alert are written under EVENT_API_BASE (the empty base: paths such
 // as /repos/o/r/dependency-bot/alerts/1); the delivery puts the instance's API base in front.
 
-export const EVENT_API_BASE = '';
+const EVENT_API_BASE = '';
 
-export const ALERT_EVENT_ACTIONS = [
+const ALERT_EVENT_ACTIONS = [
   'created', 'dismissed', 'reopened', 'fixed', 'reintroduced', 'auto_dismissed', 'auto_reopened', 'assignees_changed',
 ] as const;
 export type AlertEventAction = (typeof ALERT_EVENT_ACTIONS)[number];
