@@ -70,6 +70,7 @@ export const SETTINGS = {
   DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance' },
   SQLITE_FAST_PATHS: { flag: '--sqlite-fast-paths <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on: SQLite keeps statements prepared, through knex internals (faster; checked against each knex upgrade by the tests)' },
   RESPONSE_CACHE_MB: { flag: '--response-cache-mb <n>', default: '32', rule: integer(0, 4096), description: 'megabytes of finished read answers each instance keeps for repeated requests (0: none)' },
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: { flag: '--webhook-allow-private-targets <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on lets hooks send to loopback, private and link-local addresses (tests and local receivers)' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
   RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
   RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: { flag: '--rate-limit-anonymous-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each client address without valid credentials' },
@@ -126,6 +127,8 @@ export interface Config {
   sqliteFastPaths: boolean;
   /** Bytes of finished read answers kept per instance (0: no response cache). */
   responseCacheBytes: number;
+  /** Hooks may send to loopback, private and link-local addresses (src/modules/webhooks/target-policy.ts). */
+  webhookAllowPrivateTargets: boolean;
 }
 
 /** Every bad value at once, one line each naming where it came from, the value and what is allowed. */
@@ -172,5 +175,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     databasePoolMax: v.DATABASE_POOL_MAX,
     sqliteFastPaths: v.SQLITE_FAST_PATHS === 'on',
     responseCacheBytes: v.RESPONSE_CACHE_MB * 2 ** 20,
+    webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'on',
   };
 }

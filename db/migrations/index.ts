@@ -21,6 +21,7 @@ import * as extendAdvisoriesForOsv from './20261127030000_extend_advisories_for_
 import * as createDependencySnapshots from './20261127050000_create_dependency_snapshots';
 import * as createDependencyBotRules from './20261127060000_create_dependency_bot_rules';
 import * as createAlertEngine from './20261127070000_create_alert_engine';
+import * as createWebhooks from './20261127080000_create_webhooks';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,6 +48,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127050000_create_dependency_snapshots', createDependencySnapshots],
   ['20261127060000_create_dependency_bot_rules', createDependencyBotRules],
   ['20261127070000_create_alert_engine', createAlertEngine],
+  ['20261127080000_create_webhooks', createWebhooks],
 ];
 
 /** A knex migration source over the list above. */
