@@ -34,6 +34,7 @@ import { OrgRolesStore } from './modules/org-roles/org-roles.store';
 import { TokensService } from './modules/tokens/tokens.service';
 import { WorldLoader } from './modules/world/world.loader';
 import { AlertEngine } from './modules/alert-engine/alert-engine';
+import { DependencyIndexStore } from './modules/alert-engine/dependency-index.store';
 import { AlertEngineStore } from './modules/alert-engine/alert-engine.store';
 import type { TriagePolicies } from './modules/auto-triage/triage-policy';
 import { AlertEvents } from './modules/dependency-alerts/alert-events';
@@ -100,6 +101,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const alertEvents = new AlertEvents(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
   const alertEngine = new AlertEngine({
     snapshots: snapshotStore,
+    dependencyIndex: new DependencyIndexStore(),
     store: new AlertEngineStore(),
     packageRows: (trx, keys) => globalAdvisoryStore.rowsOfPackages(trx, keys),
     ranges: matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)),

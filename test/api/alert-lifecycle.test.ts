@@ -22,7 +22,7 @@ beforeAll(async () => {
   await t.load({
     users: [{ login: 'ae-owner' }],
     organizations: [{ login: ORG, owners: ['ae-owner'] }],
-    repositories: ['created', 'fixed', 'people', 'reopen', 'imports', 'kinds', 'declared', 'world', 'parallel', 'branch', 'merged'].map((name) => ({ owner: ORG, name, private: true })),
+    repositories: ['created', 'fixed', 'people', 'reopen', 'imports', 'kinds', 'declared', 'world', 'parallel', 'branch', 'merged', 'rescans', 'twice'].map((name) => ({ owner: ORG, name, private: true })),
     tokens: [{ token: TOKEN, type: 'classic', user: 'ae-owner', scopes: ['repo'] }],
   });
   ownerId = Number((await t.db.knex('accounts').where('login', 'ae-owner').first('id')).id);
@@ -273,6 +273,36 @@ describe('advisory imports re-evaluate the repositories that hold the package', 
     expect(res.body[0].security_vulnerability.first_patched_version).toBeNull();
     const patched = await t.http().get(`/repos/${ORG}/imports/dependency-bot/alerts?has=patch&state=open`).set(owner);
     expect(patched.body).toEqual([]);
+  });
+});
+
+describe('advisory imports after later scans', () => {
+  it('see each repository\'s current dependencies: upgrades, removals and additions of every scan since', async () => {
+    await submit('rescans', lock({ ...npm('rescan-a', '1.0.0'), ...npm('rescan-b', '1.0.0'), ...npm('rescan-c', '1.0.0') }));
+    await submit('rescans', lock({ ...npm('rescan-a', '3.0.0'), ...npm('rescan-c', '1.0.0'), ...npm('rescan-d', '1.0.0') }));
+    await importOsv(['rescan-a', 'rescan-b', 'rescan-c', 'rescan-d'].map((name, i) => osv(`GHSA-7q4m-2v8c-m${'2345'[i]}x${'6789'[i]}`, name, { fixed: '2.0.0' })));
+    expect((await alerts('rescans')).map(summary)).toEqual([
+      { number: 1, state: 'open', package: 'rescan-c' }, { number: 2, state: 'open', package: 'rescan-d' },
+    ]);
+    await submit('rescans', lock({ ...npm('rescan-a', '3.0.0'), ...npm('rescan-c', '3.0.0'), ...npm('rescan-d', '1.0.0') }));
+    expect((await alert('rescans', 1)).state).toBe('fixed');
+    // A second advisory covering 3.0.0 finds the version of the last scan.
+    await importOsv([osv('GHSA-9f3w-6j2p-r4rc', 'rescan-c', { fixed: '4.0.0' })]);
+    const opened = (await alerts('rescans')).find((a) => a.security_advisory.svcsa_id === 'GHSA-9f3w-6j2p-r4rc');
+    expect(opened).toMatchObject({ number: 3, state: 'open', dependency: { package: { name: 'rescan-c' } } });
+    expect((await alerts('rescans')).map((a) => a.number)).toEqual([1, 2, 3]);
+  });
+
+  it('show the same use of a package held twice in a manifest, from a scan and from an import: the most exposed', async () => {
+    const twice = { 'dup-pkg@1.0.0': { package_url: 'pkg:npm/dup-pkg@1.0.0', relationship: 'indirect', scope: 'development' }, 'dup-pkg@1.1.0': { package_url: 'pkg:npm/dup-pkg@1.1.0', relationship: 'direct', scope: 'runtime' } };
+    await submit('twice', lock(twice));
+    await importOsv([osv('GHSA-3c8v-q5m2-w7hh', 'dup-pkg', { fixed: '2.0.0' })]);
+    const [fromImport] = await alerts('twice');
+    expect(fromImport).toMatchObject({ number: 1, state: 'open', dependency: { scope: 'runtime', relationship: 'direct' } });
+    await submit('twice', lock(twice));
+    const [fromScan] = await alerts('twice');
+    expect(fromScan).toMatchObject({ number: 1, state: 'open', dependency: { scope: 'runtime', relationship: 'direct' } });
+    expect(fromScan.updated_at).toBe(fromImport.updated_at);
   });
 });
 

@@ -30,7 +30,7 @@ export interface VulnerabilityTraits {
   advisoryId: number;
   ecosystem: string;
   packageName: string;
-  /** The name normalized per ecosystem (what snapshots' normalized_name holds). */
+  /** The name normalized per ecosystem (what repository_dependencies.normalized_name holds). */
   packageKey: string;
   hasPatch: boolean;
 }

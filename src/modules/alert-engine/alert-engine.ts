@@ -10,6 +10,7 @@ import { currentDependencies } from '../dependency-graph/current-dependencies';
 import type { CurrentDependency, SnapshotInput } from '../dependency-graph/dependency-graph.types';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import { stepsFor, type Step, type Verdict } from './alert-decisions';
+import type { DependencyIndexStore, MatchableDependency } from './dependency-index.store';
 import { numberKey, type AlertCopies, type AdvisoryTraits, type AlertEngineStore, type EngineAlert, type EngineAlertRow, type VulnerabilityTraits } from './alert-engine.store';
 import type { AdvisoryReevaluation, AlertReevaluation, SnapshotEvaluation } from './alert-reevaluation';
 
@@ -20,9 +21,6 @@ import type { AdvisoryReevaluation, AlertReevaluation, SnapshotEvaluation } from
 // repository's alerts are brought in line with them, each transition written with its event.
 // A repository without an applied snapshot keeps the alerts a world file declared: they are
 // triaged and follow withdrawals, but only a snapshot fixes or creates alerts.
-
-/** A current dependency as evaluated (its row id, when it has one, plays no part). */
-type EvaluatedDependency = Omit<CurrentDependency, 'id'>;
 
 /** A dependency in a vulnerable range: what an alert is about. */
 interface Finding {
@@ -75,6 +73,8 @@ function differing(current: Record<string, unknown>, next: Record<string, unknow
 
 export interface AlertEngineDeps {
   snapshots: DependencySnapshotsStore;
+  /** Every repository's matchable current dependencies, kept in step with its snapshots. */
+  dependencyIndex: DependencyIndexStore;
   store: AlertEngineStore;
   /** The vulnerability rows of packages, through the (ecosystem, package_key) index. */
   packageRows: (db: Knex.Transaction, keys: ReadonlyMap<string, readonly string[]>) => Promise<PackageRow[]>;
@@ -111,11 +111,11 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
    * looked at: nothing else a repository's alerts depend on has changed.
    */
   async advisories(trx: Knex.Transaction, advisoryIds: readonly number[], now: string): Promise<void> {
-    const { store, snapshots } = this.deps;
+    const { store, snapshots, dependencyIndex } = this.deps;
     if (advisoryIds.length === 0) return;
     const vulnerabilities = await store.vulnerabilitiesOf(trx, advisoryIds);
-    const packages = vulnerabilities.map((v) => ({ ecosystem: v.ecosystem, normalizedName: v.packageKey }));
-    const repoIds = [...await snapshots.repositoriesHolding(trx, packages), ...await store.repositoriesAlertedBy(trx, advisoryIds)];
+    const held = await dependencyIndex.holding(trx, vulnerabilities.map((v) => ({ ecosystem: v.ecosystem, normalizedName: v.packageKey })));
+    const repoIds = [...held.keys(), ...await store.repositoriesAlertedBy(trx, advisoryIds)];
     if (repoIds.length === 0) return;
     const advisories = await store.advisoriesByIds(trx, advisoryIds);
     const owners = await store.lockRepositories(trx, repoIds);
@@ -123,15 +123,14 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
     const policies = await this.deps.policies.forRepositories(trx, locked);
     const alerts = new Map<number, EngineAlert[]>();
     for (const alert of await store.alertsOfAdvisories(trx, advisoryIds)) (alerts.get(alert.repoId) ?? alerts.set(alert.repoId, []).get(alert.repoId)!).push(alert);
-    const contributions = await snapshots.contributionsHolding(trx, locked, packages);
+    const withSnapshots = await snapshots.repositoriesWithManifests(trx, locked);
     const rowsByPackage = rowIdsByPackage(vulnerabilities);
     const ranges = await this.deps.ranges(trx, vulnerabilities.map((v) => v.id));
     const evaluations = locked.map((repoId): Evaluation => {
-      const held = contributions.get(repoId) ?? [];
-      const matched = matchFindings(currentDependencies(held), rowsByPackage, ranges);
+      const matched = matchFindings(held.get(repoId) ?? [], rowsByPackage, ranges);
       const facts = new AdvisoryFacts(advisories, vulnerabilities, owners.get(repoId)!.ownerId);
       const plans = planTransitions({
-        alerts: alerts.get(repoId) ?? [], findings: raisingFindings(matched, advisories), hasSnapshot: held.length > 0, facts, policy: policies.get(repoId) ?? NO_TRIAGE, reopened: undefined,
+        alerts: alerts.get(repoId) ?? [], findings: raisingFindings(matched, advisories), hasSnapshot: withSnapshots.has(repoId), facts, policy: policies.get(repoId) ?? NO_TRIAGE, reopened: undefined,
       });
       return { repoId, plans, facts };
     });
@@ -152,7 +151,8 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
 
   /**
    * Plans one (locked) repository's alerts. `reopened`: only that alert, just reopened by a
-   * person; `applied`: the snapshot just made current, its packages as submitted.
+   * person; `applied`: the snapshot just made current, its packages as submitted (the
+   * dependency index then follows the repository's new current dependencies).
    */
   private async repository(
     trx: Knex.Transaction, repoId: number, ownerId: number, policy: TriagePolicy,
@@ -161,7 +161,9 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
     const { store, snapshots } = this.deps;
     const contributions = applied === undefined ? await snapshots.currentContributions(trx, repoId) : await snapshots.contributionsAfter(trx, repoId, applied);
     const hasSnapshot = contributions.length > 0;
-    const matched = hasSnapshot ? await this.findings(trx, currentDependencies(contributions)) : [];
+    const dependencies = matchable(currentDependencies(contributions));
+    if (applied !== undefined) await this.deps.dependencyIndex.sync(trx, repoId, dependencies);
+    const matched = await this.findings(trx, dependencies);
     const all = await store.alertsOf(trx, repoId);
     const advisories = await store.advisoriesByIds(trx, [...all.map((a) => a.advisoryId), ...matched.map((f) => f.advisoryId)]);
     const facts = new AdvisoryFacts(advisories, await store.vulnerabilitiesOf(trx, [...advisories.keys()]), ownerId);
@@ -233,10 +235,10 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
     await this.deps.events.insert(trx, eventRows.flatMap((byRound) => byRound.flatMap((r) => r ?? [])));
   }
 
-  /** The current dependencies with a version that fall in a vulnerable range, in dependency then row order. */
-  private async findings(trx: Knex.Transaction, dependencies: readonly EvaluatedDependency[]): Promise<Finding[]> {
+  /** The dependencies that fall in a vulnerable range, in dependency then row order. */
+  private async findings(trx: Knex.Transaction, dependencies: readonly MatchableDependency[]): Promise<Finding[]> {
     const keys = new Map<string, Set<string>>();
-    for (const { ecosystem, key } of matchable(dependencies)) keys.set(ecosystem, (keys.get(ecosystem) ?? new Set()).add(key));
+    for (const { ecosystem, normalizedName } of dependencies) keys.set(ecosystem, (keys.get(ecosystem) ?? new Set()).add(normalizedName));
     if (keys.size === 0) return [];
     const rows = await this.deps.packageRows(trx, new Map([...keys].map(([eco, names]) => [eco, [...names]])));
     return matchFindings(dependencies, rowIdsByPackage(rows), await this.deps.ranges(trx, rows.map((row) => row.id)));
@@ -263,10 +265,12 @@ function rowIdsByPackage(rows: ReadonlyArray<{ id: number; ecosystem: string; pa
 }
 
 /** The dependencies that can match: an advisory ecosystem and a version. */
-function matchable(dependencies: readonly EvaluatedDependency[]) {
+function matchable(dependencies: ReadonlyArray<Omit<CurrentDependency, 'id'>>): MatchableDependency[] {
   return dependencies.flatMap((d) => {
-    const { ecosystem, version } = d.package;
-    return ecosystem !== null && version !== null && isEcosystem(ecosystem) ? [{ d, ecosystem, version, key: normalizePackageName(ecosystem, d.package.name) }] : [];
+    const { ecosystem, version, name } = d.package;
+    return ecosystem !== null && version !== null && isEcosystem(ecosystem)
+      ? [{ ecosystem, normalizedName: normalizePackageName(ecosystem, name), packageName: name, version, manifestPath: d.manifestPath, scope: d.scope, relationship: d.relationship }]
+      : [];
   });
 }
 
@@ -274,16 +278,17 @@ function matchable(dependencies: readonly EvaluatedDependency[]) {
  * The dependencies that fall in a vulnerable range of the rows of their package (`rowsByPackage`,
  * by packageKeyOf, ids ascending), in dependency then row order.
  */
-function matchFindings(dependencies: readonly EvaluatedDependency[], rowsByPackage: ReadonlyMap<string, readonly number[]>, ranges: ReadonlyMap<number, MatchableRange>): Finding[] {
+function matchFindings(dependencies: readonly MatchableDependency[], rowsByPackage: ReadonlyMap<string, readonly number[]>, ranges: ReadonlyMap<number, MatchableRange>): Finding[] {
   const found: Finding[] = [];
-  for (const { d, ecosystem, version, key } of matchable(dependencies)) {
-    for (const rowId of rowsByPackage.get(packageKeyOf(ecosystem, key)) ?? []) {
+  for (const d of dependencies) {
+    const { ecosystem, version } = d;
+    for (const rowId of rowsByPackage.get(packageKeyOf(ecosystem, d.normalizedName)) ?? []) {
       const range = ranges.get(rowId);
       // A version that does not parse in its ecosystem matches nothing.
       const match = range?.compiled === undefined ? undefined : matchVersion(range.compiled, version);
       if (!range || !match?.ok || !match.isAffected) continue;
       found.push({
-        advisoryId: range.advisoryId, vulnerabilityId: rowId, ecosystem, packageName: d.package.name, manifestPath: d.manifestPath,
+        advisoryId: range.advisoryId, vulnerabilityId: rowId, ecosystem, packageName: d.packageName, manifestPath: d.manifestPath,
         scope: d.scope, relationship: RELATIONSHIPS[d.relationship],
       });
     }
@@ -291,13 +296,29 @@ function matchFindings(dependencies: readonly EvaluatedDependency[], rowsByPacka
   return found;
 }
 
-/** The findings that raise alerts (reviewed and malware advisories), the first of each key. */
+const EXPOSURE = { runtime: 0, development: 1, direct: 0, transitive: 1, unknown: 2 } as const;
+
+/**
+ * Of two findings of one key (a manifest holding the package twice), the one its alert shows:
+ * the more exposed use (runtime before development, then direct before transitive), then the
+ * first vulnerability row and name; never the order the dependencies were read in, which
+ * differs between a snapshot's evaluation and an advisory's.
+ */
+function preferred(a: Finding, b: Finding): Finding {
+  const order = EXPOSURE[a.scope] - EXPOSURE[b.scope] || EXPOSURE[a.relationship] - EXPOSURE[b.relationship]
+    || a.vulnerabilityId - b.vulnerabilityId || (a.packageName < b.packageName ? -1 : a.packageName > b.packageName ? 1 : 0);
+  return order <= 0 ? a : b;
+}
+
+/** The findings that raise alerts (reviewed and malware advisories), one per key, in the order keys first appear. */
 function raisingFindings(matched: readonly Finding[], advisories: ReadonlyMap<number, AdvisoryTraits>): Map<string, Finding> {
   const findings = new Map<string, Finding>();
   for (const f of matched) {
     const type = advisories.get(f.advisoryId)?.type;
+    if (type !== 'reviewed' && type !== 'malware') continue;
     const key = findingKey(f.advisoryId, f.ecosystem, f.packageName, f.manifestPath);
-    if ((type === 'reviewed' || type === 'malware') && !findings.has(key)) findings.set(key, f);
+    const held = findings.get(key);
+    findings.set(key, held === undefined ? f : preferred(held, f));
   }
   return findings;
 }

@@ -1,6 +1,5 @@
 import { insertJsonRows } from '../../database/dialect';
 import type { Executor } from '../../database/transaction';
-import { normalizePackageName, type Ecosystem } from '../advisories/versions';
 import type { DependencyPackage, SnapshotInput, SnapshotResult } from './dependency-graph.types';
 import { chunksOf } from '../../shared/chunks';
 
@@ -10,7 +9,7 @@ const CHUNK = 200;
 /** The columns of a package row as insert writes them, in order. */
 const PACKAGE_INSERT_COLUMNS = [
   ['manifest_id', 'integer'], ['package_key', 'text'], ['package_url', 'text'], ['purl_type', 'text'], ['ecosystem', 'text'], ['package_name', 'text'],
-  ['normalized_name', 'text'], ['version', 'text'], ['scope', 'text'], ['relationship', 'text'], ['dependencies', 'text'], ['metadata', 'text'],
+  ['version', 'text'], ['scope', 'text'], ['relationship', 'text'], ['dependencies', 'text'], ['metadata', 'text'],
 ] as const;
 
 /** The manifests one current snapshot contributes, in the order they were sent. */
@@ -66,9 +65,7 @@ export class DependencySnapshotsStore {
       const manifestId = Number(m.id ?? m);
       for (const r of manifest.resolved) {
         packages.push([
-          manifestId, r.key, r.packageUrl, r.package.purlType, r.package.ecosystem, r.package.name,
-          r.package.ecosystem === null ? null : normalizePackageName(r.package.ecosystem as Ecosystem, r.package.name),
-          r.package.version, r.scope, r.relationship, JSON.stringify(r.dependencies), JSON.stringify(r.metadata),
+          manifestId, r.key, r.packageUrl, r.package.purlType, r.package.ecosystem, r.package.name, r.package.version, r.scope, r.relationship, JSON.stringify(r.dependencies), JSON.stringify(r.metadata),
         ]);
       }
     }
@@ -104,24 +101,6 @@ export class DependencySnapshotsStore {
       .whereRaw('repository_current_snapshots.scanned <= excluded.scanned');
     const current = await db('repository_current_snapshots').where(key).first('snapshot_id');
     return Number(current?.snapshot_id) === snapshotId;
-  }
-
-  /**
-   * The repositories whose current dependencies hold any of these packages (ecosystem and
-   * normalized name): through the package index, never a scan of every snapshot.
-   */
-  async repositoriesHolding(db: Executor, packages: ReadonlyArray<{ ecosystem: string; normalizedName: string }>): Promise<number[]> {
-    const ids = new Set<number>();
-    const unique = [...new Map(packages.map((p) => [`${p.ecosystem}\u0000${p.normalizedName}`, [p.ecosystem, p.normalizedName]])).values()];
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows: Array<{ repo_id: number }> = await db('dependency_snapshot_packages as p')
-        .join('dependency_snapshot_manifests as m', 'm.id', 'p.manifest_id')
-        .join('repository_current_snapshots as c', 'c.snapshot_id', 'm.snapshot_id')
-        .whereIn(['p.ecosystem', 'p.normalized_name'], unique.slice(i, i + CHUNK))
-        .distinct('c.repo_id');
-      for (const row of rows) ids.add(Number(row.repo_id));
-    }
-    return [...ids].sort((a, b) => a - b);
   }
 
   /** Every repository with at least one applied snapshot (a world load re-evaluates them). */
@@ -172,39 +151,13 @@ export class DependencySnapshotsStore {
     return contributions;
   }
 
-  /**
-   * currentContributions of many repositories, each with every manifest but only the packages
-   * named (ecosystem, normalized name): what re-evaluating those packages needs (which
-   * contribution owns a manifest name depends on the manifests, not on their packages). Two
-   * statements per CHUNK: the manifests, then the packages through the package index.
-   */
-  async contributionsHolding(
-    db: Executor, repoIds: readonly number[], packages: ReadonlyArray<{ ecosystem: string; normalizedName: string }>,
-  ): Promise<Map<number, SnapshotContribution[]>> {
-    const byRepo = new Map<number, SnapshotContribution[]>();
-    const manifests = new Map<number, ContributedManifest>();
+  /** Those of these repositories whose current snapshots describe at least one manifest (as currentContributions finds them). */
+  async repositoriesWithManifests(db: Executor, repoIds: readonly number[]): Promise<Set<number>> {
+    const ids = new Set<number>();
     for (const chunk of chunksOf([...new Set(repoIds)], CHUNK)) {
-      const rows: Array<Record<string, any>> = await currentManifests(db).whereIn('c.repo_id', chunk)
-        .orderBy([{ column: 'c.repo_id' }, ...CONTRIBUTION_ORDER]).select('c.repo_id', ...MANIFEST_COLUMNS);
-      for (const row of rows) {
-        const repoId = Number(row.repo_id);
-        const contributions = byRepo.get(repoId) ?? [];
-        byRepo.set(repoId, contributions);
-        appendManifest(contributions, manifests, row);
-      }
+      for (const row of await currentManifests(db).whereIn('c.repo_id', chunk).distinct('c.repo_id')) ids.add(Number(row.repo_id));
     }
-    const unique = [...new Map(packages.map((p) => [`${p.ecosystem}\u0000${p.normalizedName}`, [p.ecosystem, p.normalizedName]])).values()];
-    for (const chunk of chunksOf(unique, CHUNK)) {
-      const rows: Array<Record<string, any>> = await db('dependency_snapshot_packages as p')
-        .join('dependency_snapshot_manifests as m', 'm.id', 'p.manifest_id')
-        .join('repository_current_snapshots as c', 'c.snapshot_id', 'm.snapshot_id')
-        .whereIn(['p.ecosystem', 'p.normalized_name'], chunk)
-        .select('p.manifest_id', ...PACKAGE_COLUMNS);
-      // Manifests of repositories not asked for (or no longer current) are not in the map.
-      for (const row of rows) manifests.get(Number(row.manifest_id))?.packages.push(storedPackageOf(row));
-    }
-    for (const manifest of manifests.values()) manifest.packages.sort((a, b) => a.id - b.id);
-    return byRepo;
+    return ids;
   }
 }
 
