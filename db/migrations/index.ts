@@ -22,7 +22,7 @@ import * as createDependencySnapshots from './20261127050000_create_dependency_s
 import * as createDependencyBotRules from './20261127060000_create_dependency_bot_rules';
 import * as createAlertEngine from './20261127070000_create_alert_engine';
 import * as createWebhooks from './20261127080000_create_webhooks';
-import * as createRepositoryDependencies from './20261127090000_create_repository_dependencies';
+import * as reshapeDependencyStorage from './20261127090000_reshape_dependency_storage';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -50,7 +50,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127060000_create_dependency_bot_rules', createDependencyBotRules],
   ['20261127070000_create_alert_engine', createAlertEngine],
   ['20261127080000_create_webhooks', createWebhooks],
-  ['20261127090000_create_repository_dependencies', createRepositoryDependencies],
+  ['20261127090000_reshape_dependency_storage', reshapeDependencyStorage],
 ];
 
 /** A knex migration source over the list above. */

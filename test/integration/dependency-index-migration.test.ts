@@ -2,11 +2,11 @@ import { migrationSource } from '../../db/migrations';
 import { migrateLatest } from '../../src/database/migrate';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
-// The migration that moves "which repositories hold a package" from an index over every
-// snapshot's packages to repository_dependencies: a database with applied snapshots keeps
-// finding the same dependencies, merged by the reference's rules.
+// The migration that moves snapshot packages into their manifests and "which repositories hold
+// a package" into repository_dependencies: a database with applied snapshots keeps its
+// packages, in order, and finds the same dependencies, merged by the reference's rules.
 
-const NAME = '20261127090000_create_repository_dependencies';
+const NAME = '20261127090000_reshape_dependency_storage';
 const NOW = '2026-02-01T00:00:00Z';
 
 let db: TestDatabase;
@@ -44,8 +44,8 @@ async function currentSnapshot(repoId: number, correlator: string, detector: str
   await db.knex('repository_current_snapshots').insert({ repo_id: repoId, correlator, detector_name: detector, snapshot_id: snapshotId, scanned: '2026-02-01T00:00:00.000Z' });
 }
 
-describe('the migration that creates repository_dependencies', () => {
-  it('fills it from the current snapshots, merged as the engine merges them, and drops the per-snapshot package index', async () => {
+describe('the migration that reshapes dependency storage', () => {
+  it('fills repository_dependencies from the current snapshots, merged as the engine merges them, and moves packages into their manifests', async () => {
     await migrateBefore(NAME);
     const ownerId = await idOf(await db.knex('accounts').insert({ login: 'mig-org', login_key: 'mig-org', type: 'Organization', name: 'mig-org', created_at: NOW, updated_at: NOW }).returning('id'));
     const repoId = await idOf(await db.knex('repositories').insert({ owner_id: ownerId, name: 'app', name_key: 'app', created_at: NOW, updated_at: NOW }).returning('id'));
@@ -63,7 +63,14 @@ describe('the migration that creates repository_dependencies', () => {
       { repo_id: repoId, ecosystem: 'pip', normalized_name: 'django-rest', package_name: 'Django_REST', version: '3.0.0', manifest_path: 'requirements.txt' },
       { repo_id: repoId, ecosystem: 'npm', normalized_name: 'qs', package_name: 'qs', version: '6.0.0', manifest_path: 'app/package-lock.json' },
     ]);
-    const columns = Object.keys(await db.knex('dependency_snapshot_packages').columnInfo());
-    expect(columns).not.toContain('normalized_name');
+    // The packages moved into their manifests, in order; their table is gone.
+    const manifests = await db.knex('dependency_snapshot_manifests').orderBy('id').select('name', 'packages');
+    expect(manifests.map((m) => [m.name, JSON.parse(m.packages).map((p: unknown[]) => p.slice(1, 6))])).toEqual([
+      ['package-lock.json', [['pkg:npm/left-pad@1.0.0', 'npm', 'npm', 'left-pad', '1.0.0'], ['pkg:npm/no-version', 'npm', 'npm', 'no-version', null]]],
+      ['requirements.txt', [['pkg:pip/Django_REST@3.0.0', 'pip', 'pip', 'Django_REST', '3.0.0'], ['pkg:generic/plain@1.0', 'generic', null, 'plain', '1.0']]],
+      ['package-lock.json', [['pkg:npm/left-pad@1.0.0', 'npm', 'npm', 'left-pad', '1.0.0'], ['pkg:npm/qs@6.0.0', 'npm', 'npm', 'qs', '6.0.0']]],
+      ['package-lock.json', [['pkg:npm/minimist@1.0.0', 'npm', 'npm', 'minimist', '1.0.0']]],
+    ]);
+    expect(await db.knex.schema.hasTable('dependency_snapshot_packages')).toBe(false);
   });
 });

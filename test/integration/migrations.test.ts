@@ -15,7 +15,7 @@ const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'db', 'migrations');
 // The schema the migrations build, kept by hand: a table added or dropped without a test noticing fails here.
 const APP_TABLES = [
   'accounts', 'advisories', 'advisory_vulnerabilities', 'attestation_subjects', 'attestations', 'data_versions',
-  'dependency_alert_assignees', 'dependency_alerts', 'dependency_bot_presets', 'dependency_bot_rules', 'dependency_snapshot_manifests', 'dependency_snapshot_packages', 'dependency_snapshots',
+  'dependency_alert_assignees', 'dependency_alerts', 'dependency_bot_presets', 'dependency_bot_rules', 'dependency_snapshot_manifests', 'dependency_snapshots',
   'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises', 'events',
   'organization_custom_properties', 'organization_members', 'organization_oidc_property_inclusions',
   'organization_oidc_subject_templates', 'organization_role_teams', 'organization_role_users', 'organization_roles',
@@ -25,7 +25,8 @@ const APP_TABLES = [
 ];
 const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
 /** The tables whose writes move data_versions.data, by the migrations that made them so. */
-const DATA_TABLES = [...FIRST_DATA_TABLES, ...SNAPSHOT_TABLES, ...AUTO_TRIAGE_TABLES, ...ENGINE_TABLES, ...WEBHOOK_TABLES];
+// dependency_snapshot_packages was dropped by 20261127090000 (packages moved into their manifests).
+const DATA_TABLES = [...FIRST_DATA_TABLES, ...SNAPSHOT_TABLES.filter((t) => t !== 'dependency_snapshot_packages'), ...AUTO_TRIAGE_TABLES, ...ENGINE_TABLES, ...WEBHOOK_TABLES];
 
 const PREDEFINED_ROLES = [
   { id: 138, name: 'security_manager' },

@@ -1,16 +1,20 @@
-import { insertJsonRows } from '../../database/dialect';
 import type { Executor } from '../../database/transaction';
+import { MAX_RESOLVED_PER_MANIFEST } from './dependency-graph.schemas';
 import type { DependencyPackage, SnapshotInput, SnapshotResult } from './dependency-graph.types';
 import { chunksOf } from '../../shared/chunks';
 
 /** Keys per statement: well under either dialect's limit on bound values. */
 const CHUNK = 200;
 
-/** The columns of a package row as insert writes them, in order. */
-const PACKAGE_INSERT_COLUMNS = [
-  ['manifest_id', 'integer'], ['package_key', 'text'], ['package_url', 'text'], ['purl_type', 'text'], ['ecosystem', 'text'], ['package_name', 'text'],
-  ['version', 'text'], ['scope', 'text'], ['relationship', 'text'], ['dependencies', 'text'], ['metadata', 'text'],
-] as const;
+/**
+ * A resolved package as dependency_snapshot_manifests.packages holds it (see the migration
+ * 20261127090000): key, package URL, purl type, ecosystem, name, version, scope, relationship,
+ * dependencies, metadata.
+ */
+type StoredPackageArray = [string, string, string, string | null, string, string | null, ContributedPackage['scope'], ContributedPackage['relationship'], string[], Record<string, unknown>];
+
+/** Manifests per insert statement (six values each). */
+const MANIFESTS_PER_STATEMENT = 50;
 
 /** The manifests one current snapshot contributes, in the order they were sent. */
 export interface SnapshotContribution<P extends ContributedPackage = StoredPackage> {
@@ -57,20 +61,15 @@ export class DependencySnapshotsStore {
       scanned: input.scanned, metadata: JSON.stringify(input.metadata), result, created_at: now,
     }).returning('id');
     const snapshotId = Number(row.id ?? row);
-    const packages: unknown[][] = [];
-    for (const manifest of input.manifests) {
-      const [m] = await db('dependency_snapshot_manifests').insert({
+    // One row per manifest, in the order sent (ids ascending), its packages in one column.
+    for (const chunk of chunksOf(input.manifests, MANIFESTS_PER_STATEMENT)) {
+      await db('dependency_snapshot_manifests').insert(chunk.map((manifest) => ({
         snapshot_id: snapshotId, manifest_key: manifest.key, name: manifest.name, source_location: manifest.sourceLocation, metadata: JSON.stringify(manifest.metadata),
-      }).returning('id');
-      const manifestId = Number(m.id ?? m);
-      for (const r of manifest.resolved) {
-        packages.push([
-          manifestId, r.key, r.packageUrl, r.package.purlType, r.package.ecosystem, r.package.name, r.package.version, r.scope, r.relationship, JSON.stringify(r.dependencies), JSON.stringify(r.metadata),
-        ]);
-      }
+        packages: JSON.stringify(manifest.resolved.map((r): StoredPackageArray => [
+          r.key, r.packageUrl, r.package.purlType, r.package.ecosystem, r.package.name, r.package.version, r.scope, r.relationship, r.dependencies, r.metadata,
+        ])),
+      })));
     }
-    // Every package of the snapshot in one statement (a 2,000-package snapshot took ten large ones).
-    await insertJsonRows(db, 'dependency_snapshot_packages', PACKAGE_INSERT_COLUMNS, packages);
     return snapshotId;
   }
 
@@ -112,16 +111,11 @@ export class DependencySnapshotsStore {
   /** The current snapshots of a repository with their manifests and packages, by correlator then detector. */
   async currentContributions(db: Executor, repoId: number): Promise<SnapshotContribution[]> {
     const rows: Array<Record<string, any>> = await currentManifests(db)
-      .leftJoin('dependency_snapshot_packages as p', 'p.manifest_id', 'm.id')
       .where('c.repo_id', repoId)
-      .orderBy([...CONTRIBUTION_ORDER, { column: 'p.id' }])
-      .select(...MANIFEST_COLUMNS, ...PACKAGE_COLUMNS);
+      .orderBy(CONTRIBUTION_ORDER)
+      .select(...MANIFEST_COLUMNS, 'm.packages');
     const contributions: SnapshotContribution[] = [];
-    const manifests = new Map<number, ContributedManifest>();
-    for (const row of rows) {
-      const manifest = appendManifest(contributions, manifests, row);
-      if (row.id !== null && row.id !== undefined) manifest.packages.push(storedPackageOf(row));
-    }
+    for (const row of rows) appendManifest(contributions, row).packages.push(...storedPackagesOf(row));
     return contributions;
   }
 
@@ -132,21 +126,15 @@ export class DependencySnapshotsStore {
    */
   async contributionsAfter(db: Executor, repoId: number, applied: { snapshotId: number; input: SnapshotInput }): Promise<Array<SnapshotContribution<ContributedPackage>>> {
     const rows: Array<Record<string, any>> = await currentManifests(db)
-      .leftJoin('dependency_snapshot_packages as p', (on) => on.on('p.manifest_id', 'm.id').andOn('m.snapshot_id', '<>', db.raw('?', [applied.snapshotId])))
       .where('c.repo_id', repoId)
-      .orderBy([...CONTRIBUTION_ORDER, { column: 'p.id' }])
-      .select(...MANIFEST_COLUMNS, ...PACKAGE_COLUMNS);
+      .orderBy(CONTRIBUTION_ORDER)
+      .select(...MANIFEST_COLUMNS, db.raw('case when m.snapshot_id = ? then null else m.packages end as packages', [applied.snapshotId]));
     const contributions: Array<SnapshotContribution<ContributedPackage>> = [];
-    const manifests = new Map<number, ContributedManifest<ContributedPackage>>();
     let appliedManifests = 0;
     for (const row of rows) {
-      const isNew = !manifests.has(Number(row.manifest_id));
-      const manifest = appendManifest(contributions, manifests, row);
-      if (Number(row.snapshot_id) === applied.snapshotId) {
-        if (isNew) manifest.packages.push(...applied.input.manifests[appliedManifests++]!.resolved);
-      } else if (row.id !== null && row.id !== undefined) {
-        manifest.packages.push(storedPackageOf(row));
-      }
+      const manifest = appendManifest(contributions, row);
+      if (Number(row.snapshot_id) === applied.snapshotId) manifest.packages.push(...applied.input.manifests[appliedManifests++]!.resolved);
+      else manifest.packages.push(...storedPackagesOf(row));
     }
     return contributions;
   }
@@ -167,15 +155,9 @@ const currentManifests = (db: Executor) => db('repository_current_snapshots as c
   .join('dependency_snapshot_manifests as m', 'm.snapshot_id', 's.id');
 const CONTRIBUTION_ORDER = [{ column: 'c.correlator' }, { column: 'c.detector_name' }, { column: 'm.id' }];
 const MANIFEST_COLUMNS = ['s.id as snapshot_id', 'c.correlator', 'c.detector_name', 's.created_at', 'm.id as manifest_id', 'm.name as manifest_name', 'm.source_location'];
-const PACKAGE_COLUMNS = ['p.id', 'p.package_url', 'p.purl_type', 'p.ecosystem', 'p.package_name', 'p.version', 'p.scope', 'p.relationship', 'p.dependencies'];
 
-/**
- * Adds a manifest row (rows in CONTRIBUTION_ORDER) to its contribution once (`manifests`: those
- * added, by id); answers the manifest.
- */
-function appendManifest<P extends ContributedPackage>(contributions: Array<SnapshotContribution<P>>, manifests: Map<number, ContributedManifest<P>>, row: Record<string, any>): ContributedManifest<P> {
-  const added = manifests.get(Number(row.manifest_id));
-  if (added !== undefined) return added;
+/** Adds a manifest row (rows in CONTRIBUTION_ORDER) to its contribution; answers the manifest, its packages still to add. */
+function appendManifest<P extends ContributedPackage>(contributions: Array<SnapshotContribution<P>>, row: Record<string, any>): ContributedManifest<P> {
   let contribution = contributions.at(-1);
   if (contribution?.snapshotId !== Number(row.snapshot_id)) {
     contribution = { snapshotId: Number(row.snapshot_id), correlator: row.correlator, detectorName: row.detector_name, createdAt: row.created_at, manifests: [] };
@@ -183,17 +165,13 @@ function appendManifest<P extends ContributedPackage>(contributions: Array<Snaps
   }
   const manifest: ContributedManifest<P> = { name: row.manifest_name, sourceLocation: row.source_location ?? null, packages: [] };
   contribution.manifests.push(manifest);
-  manifests.set(Number(row.manifest_id), manifest);
   return manifest;
 }
 
-function storedPackageOf(row: Record<string, any>): StoredPackage {
-  return {
-    id: Number(row.id),
-    packageUrl: row.package_url,
-    package: { purlType: row.purl_type, ecosystem: row.ecosystem ?? null, name: row.package_name, version: row.version ?? null },
-    scope: row.scope,
-    relationship: row.relationship,
-    dependencies: JSON.parse(row.dependencies),
-  };
+/** A manifest row's packages, each with an id from its manifest's id and its position (below the most a manifest holds). */
+function storedPackagesOf(row: Record<string, any>): StoredPackage[] {
+  const base = Number(row.manifest_id) * MAX_RESOLVED_PER_MANIFEST;
+  return (JSON.parse(row.packages) as StoredPackageArray[]).map(([, packageUrl, purlType, ecosystem, name, version, scope, relationship, dependencies], i) => ({
+    id: base + i, packageUrl, package: { purlType, ecosystem, name, version }, scope, relationship, dependencies,
+  }));
 }
