@@ -26,13 +26,15 @@ import { dependencyGraphRoutes } from './modules/dependency-graph/dependency-gra
 import { MAX_SNAPSHOT_BYTES } from './modules/dependency-graph/dependency-graph.schemas';
 import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
 import { oidcRoutes } from './modules/oidc/oidc.routes';
+import { oidcDiscoveryRoutes } from './modules/oidc-tokens/discovery.routes';
+import { oidcTokensRoutes } from './modules/oidc-tokens/oidc-tokens.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { graphiqlRoutes } from './graphql/graphiql.routes';
 import { serveCachedGraphQLResponses } from './graphql/cached-responses';
 import { answerJsonToRestClients } from './graphql/accept';
 import { withCors, type CorsOrigins } from './http/cors';
-import { OPERATIONS, expressPath } from './operations';
+import { OPERATIONS, OPERATION_LIST, expressPath } from './operations';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = [LAYOUT_GRAPHQL_PATH, '/graphql'];
@@ -70,6 +72,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   const openApi = openApiRoutes();
   app.use(API_V3_PATH, openApi);
   app.use(openApi);
+  // The OIDC discovery document and JWKS under the issuer's path: public, like /openapi.json.
+  app.use(services.oidcIssuer.path || '/', oidcDiscoveryRoutes({ issuer: services.oidcIssuer, keys: services.oidcSigningKeys }));
   // The offline GraphQL explorer needs introspection: off with it.
   if (graphqlExplorer) app.use(graphiqlRoutes(GRAPHQL_PATHS));
 
@@ -91,6 +95,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.post(expressPath(OPERATIONS.createDependencySnapshot.path), jsonParser(MAX_SNAPSHOT_BYTES));
   api.use(jsonParser());
   api.use(bindRequestServices(services, (req) => req.method === 'GET' || req.method === 'HEAD'));
+  // POSTs that write nothing (catalogue readsOnly) read at the request's versions, as GETs do.
+  for (const { method, path } of OPERATION_LIST.filter((o) => o.readsOnly)) api[method](expressPath(path), bindRequestServices(services, () => true));
   api.use(apiVersion);
   api.use(requireValidCredentials);
   api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
@@ -99,6 +105,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(dependencyAlertsRoutes());
   api.use(orgRolesRoutes());
   api.use(oidcRoutes());
+  api.use(oidcTokensRoutes());
   api.use(attestationsRoutes());
   api.use(advisoriesRoutes());
   api.use(dependencyGraphRoutes());
