@@ -26,7 +26,7 @@ import { dependencyGraphRoutes } from './modules/dependency-graph/dependency-gra
 import { MAX_SNAPSHOT_BYTES } from './modules/dependency-graph/dependency-graph.schemas';
 import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
 import { oidcRoutes } from './modules/oidc/oidc.routes';
-import { oidcDiscoveryRoutes } from './modules/oidc-tokens/discovery.routes';
+import { oidcDiscoveryRoutes } from './modules/oidc-tokens/oidc-discovery';
 import { oidcTokensRoutes } from './modules/oidc-tokens/oidc-tokens.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
 import { openApiRoutes } from './openapi/openapi.routes';

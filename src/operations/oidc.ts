@@ -17,7 +17,8 @@ const CLAIM_KEYS = 'Claim keys are unique, made of letters, digits and underscor
 const IMMUTABLE_KEPT = '`use_immutable_subject` keeps its value when a later request leaves it out.';
 const TOKEN_BODY = '`context` needs `event_name`, `ref`, `sha`, `workflow` and `actor`; every value is a string (ids and numbers too), and a bad one answers 422 naming it. '
   + '`audience` is a string or an array of strings; without it, `https://<host of the issuer>/<owner>`.';
-const TOKEN_SUB = '`sub` follows the repository\'s subject template in effect (#19) and `use_immutable_subject`; custom properties included by #11–#16 appear as `repo_property_<name>` claims.';
+const TOKEN_SUB = '`sub` follows the repository\'s subject template in effect (as its customization template shows it) and `use_immutable_subject`; '
+  + 'custom properties included for the enterprise or organization appear as `repo_property_<name>` claims.';
 
 export const OIDC_OPERATIONS = {
   listEnterpriseOidcInclusions: {

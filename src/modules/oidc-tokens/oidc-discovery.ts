@@ -15,8 +15,9 @@ const CLAIMS_SUPPORTED = [
 
 /**
  * The discovery document and the JWKS, under the issuer's path (interfaces.md Part 2 "OIDC
- * tokens"): public, outside the API (no token, no rate limit), as cloud providers fetch them.
- * The JWKS shows public keys only.
+ * tokens"): public, outside the API (no token, no rate limit), as cloud providers fetch them,
+ * so not catalogue operations (app.ts mounts them beside /openapi.json). The JWKS shows public
+ * keys only.
  */
 export function oidcDiscoveryRoutes(deps: { issuer: OidcIssuer; keys: SigningKeys }): Router {
   const router = Router();
