@@ -41,5 +41,5 @@ it('verifies the minted token with the script as written', async () => {
   const script = `const token = ${JSON.stringify(minted.body.value)};\n${SCRIPT.replaceAll(README_HOST, host)}\nconsole.log(payload.sub, payload.aud);`;
   const result = await runNodeModule(script, {});
   expect(result.stderr).toBe('');
-  expect(result.stdout.trim()).toBe(`repo:acme-corp/api:environment:prod https://${host}/acme-corp`);
+  expect(result.stdout.trim()).toBe(`${/"sub":"([^"]+)"/.exec(SHELL)![1]} https://${host}/acme-corp`);
 });
