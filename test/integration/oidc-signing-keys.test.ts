@@ -38,6 +38,7 @@ it('rotations at once each get a generation of their own, and the newest signs',
 it('keeps the key in memory while the data version stands, and sees another instance\'s rotation once it moves', async () => {
   const [a, b] = [ring(), ring()];
   const versions = new DataVersionReader(db);
+  await a.current(await versions.read()); // makes the first key: a write, which moves the version
   const first = await a.current(await versions.read());
   const recorded = recordStatements(db);
   try {
