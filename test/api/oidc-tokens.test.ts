@@ -40,7 +40,7 @@ describe('the issuer', () => {
     const res = await t.http().get('/oidc/.well-known/openid-configuration');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      issuer, jwks_uri: `${issuer}/.well-known/jwks`, subject_types_supported: ['public', 'pairwise'], response_types_supported: ['id_token'],
+      issuer, jwks_uri: `${issuer}/.well-known/jwks`, subject_types_supported: ['public'], response_types_supported: ['id_token'],
       claims_supported: expect.arrayContaining(['sub', 'aud', 'repository_owner_id', 'job_workflow_ref', 'repo_property_*']),
       id_token_signing_alg_values_supported: ['RS256'], scopes_supported: ['openid'],
     });

@@ -27,7 +27,7 @@ export function oidcDiscoveryRoutes(deps: { issuer: OidcIssuer; keys: SigningKey
     res.json({
       issuer,
       jwks_uri: `${issuer}/.well-known/jwks`,
-      subject_types_supported: ['public', 'pairwise'],
+      subject_types_supported: ['public'],
       response_types_supported: ['id_token'],
       claims_supported: CLAIMS_SUPPORTED,
       id_token_signing_alg_values_supported: ['RS256'],
