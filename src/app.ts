@@ -3,7 +3,7 @@ import express, { Router } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
 import { evaluateIfNoneMatchAsOrigin } from './http/conditional';
-import { bindRequestServices, identify, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
+import { bindRequestServices, identify, markReadsOnly, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
 import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
@@ -89,14 +89,15 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
     await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
   const api = Router();
-  api.use(...identified, rateLimit(services.rateLimiter, 'core'), limitQueryLength);
+  // POSTs that write nothing (catalogue readsOnly: a token mint, a preview) are neither counted as
+  // writes nor kept from the caches: they read at the request's versions, as GETs do.
+  const readsOnly = markReadsOnly(OPERATION_LIST.filter((o) => o.readsOnly).map((o) => ({ method: o.method, path: expressPath(o.path) })));
+  api.use(...identified, readsOnly, rateLimit(services.rateLimiter, 'core'), limitQueryLength);
   // A body is parsed once: bundles may be larger than the default limit.
   api.post(expressPath(OPERATIONS.createAttestation.path), jsonParser(MAX_BUNDLE_BYTES));
   api.post(expressPath(OPERATIONS.createDependencySnapshot.path), jsonParser(MAX_SNAPSHOT_BYTES));
   api.use(jsonParser());
-  api.use(bindRequestServices(services, (req) => req.method === 'GET' || req.method === 'HEAD'));
-  // POSTs that write nothing (catalogue readsOnly) read at the request's versions, as GETs do.
-  for (const { method, path } of OPERATION_LIST.filter((o) => o.readsOnly)) api[method](expressPath(path), bindRequestServices(services, () => true));
+  api.use(bindRequestServices(services, (req, res) => req.method === 'GET' || req.method === 'HEAD' || res.locals.readsOnly === true));
   api.use(apiVersion);
   api.use(requireValidCredentials);
   api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));

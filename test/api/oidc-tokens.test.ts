@@ -1,3 +1,4 @@
+import { DEFAULT_RATE_LIMIT_POLICY } from '../../src/rate-limits/rate-limit.policy';
 import { hashTables } from '../helpers/table-hash';
 import { gql } from '../helpers/graphql';
 import { recordStatements } from '../helpers/statements';
@@ -252,5 +253,27 @@ describe('key rotation', () => {
     await expect(verify(before.body.value, { currentDate: new Date(before.body.claims.iat * 1000) })).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
     const fresh = await mint({ context: PUSH_CONTEXT });
     expect((await verify(fresh.body.value)).protectedHeader.kid).toBe(kid);
+  });
+});
+
+describe('rate limits', () => {
+  it('a mint or a preview is a request like any other, not a write: the write limit does not hold it back', async () => {
+    const limited = await createTestApp({ rateLimits: { ...DEFAULT_RATE_LIMIT_POLICY, writeLimit: 2, writeWindowSeconds: 60 } });
+    try {
+      await limited.load(oidcTokensWorld());
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        statuses.push((await limited.http().post(mintPath(PRIVATE)).set(bearer(TT.writer)).send({ context: PUSH_CONTEXT })).status);
+        statuses.push((await limited.http().post(previewPath(PRIVATE)).set(bearer(TT.writer)).send({ context: PUSH_CONTEXT })).status);
+      }
+      expect(statuses).toEqual([201, 200, 201, 200, 201, 200]);
+      // Writes are still counted: the third in the window is refused.
+      const sub = `/repos/${PRIVATE}/actions/oidc/customization/sub`;
+      const writes = [];
+      for (let i = 0; i < 3; i++) writes.push((await limited.http().put(sub).set(bearer(TT.owner)).send({ use_default: true })).status);
+      expect(writes).toEqual([201, 201, 422]);
+    } finally {
+      await limited.close();
+    }
   });
 });
