@@ -3,7 +3,7 @@ import express, { Router } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
 import { evaluateIfNoneMatchAsOrigin } from './http/conditional';
-import { bindRequestServices, identify, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
+import { bindRequestServices, identify, markReadsOnly, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
 import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
@@ -26,13 +26,15 @@ import { dependencyGraphRoutes } from './modules/dependency-graph/dependency-gra
 import { MAX_SNAPSHOT_BYTES } from './modules/dependency-graph/dependency-graph.schemas';
 import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
 import { oidcRoutes } from './modules/oidc/oidc.routes';
+import { oidcDiscoveryRoutes } from './modules/oidc-tokens/oidc-discovery';
+import { oidcTokensRoutes } from './modules/oidc-tokens/oidc-tokens.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { graphiqlRoutes } from './graphql/graphiql.routes';
 import { serveCachedGraphQLResponses } from './graphql/cached-responses';
 import { answerJsonToRestClients } from './graphql/accept';
 import { withCors, type CorsOrigins } from './http/cors';
-import { OPERATIONS, expressPath } from './operations';
+import { OPERATIONS, OPERATION_LIST, expressPath } from './operations';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = [LAYOUT_GRAPHQL_PATH, '/graphql'];
@@ -70,6 +72,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   const openApi = openApiRoutes();
   app.use(API_V3_PATH, openApi);
   app.use(openApi);
+  // The OIDC discovery document and JWKS under the issuer's path: public, like /openapi.json.
+  app.use(services.oidcIssuer.path || '/', oidcDiscoveryRoutes({ issuer: services.oidcIssuer, keys: services.oidcSigningKeys }));
   // The offline GraphQL explorer needs introspection: off with it.
   if (graphqlExplorer) app.use(graphiqlRoutes(GRAPHQL_PATHS));
 
@@ -85,12 +89,15 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
     await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
   const api = Router();
-  api.use(...identified, rateLimit(services.rateLimiter, 'core'), limitQueryLength);
+  // POSTs that write nothing (catalogue readsOnly: a token mint, a preview) are neither counted as
+  // writes nor kept from the caches: they read at the request's versions, as GETs do.
+  const readsOnly = markReadsOnly(OPERATION_LIST.filter((o) => o.readsOnly).map((o) => ({ method: o.method, path: expressPath(o.path) })));
+  api.use(...identified, readsOnly, rateLimit(services.rateLimiter, 'core'), limitQueryLength);
   // A body is parsed once: bundles may be larger than the default limit.
   api.post(expressPath(OPERATIONS.createAttestation.path), jsonParser(MAX_BUNDLE_BYTES));
   api.post(expressPath(OPERATIONS.createDependencySnapshot.path), jsonParser(MAX_SNAPSHOT_BYTES));
   api.use(jsonParser());
-  api.use(bindRequestServices(services, (req) => req.method === 'GET' || req.method === 'HEAD'));
+  api.use(bindRequestServices(services, (req, res) => req.method === 'GET' || req.method === 'HEAD' || res.locals.readsOnly === true));
   api.use(apiVersion);
   api.use(requireValidCredentials);
   api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
@@ -99,6 +106,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(dependencyAlertsRoutes());
   api.use(orgRolesRoutes());
   api.use(oidcRoutes());
+  api.use(oidcTokensRoutes());
   api.use(attestationsRoutes());
   api.use(advisoriesRoutes());
   api.use(dependencyGraphRoutes());

@@ -29,6 +29,11 @@ import { DependencyGraphService } from './modules/dependency-graph/dependency-gr
 import { DependencySnapshotsStore } from './modules/dependency-graph/dependency-snapshots.store';
 import { OidcService } from './modules/oidc/oidc.service';
 import { OidcStore } from './modules/oidc/oidc.store';
+import { ClaimSourcesStore } from './modules/oidc-tokens/claim-sources.store';
+import { OidcIssuer } from './modules/oidc-tokens/issuer';
+import { OidcTokensService } from './modules/oidc-tokens/oidc-tokens.service';
+import { SigningKeys } from './modules/oidc-tokens/signing-keys';
+import { SigningKeysStore } from './modules/oidc-tokens/signing-keys.store';
 import { OrgRolesService } from './modules/org-roles/org-roles.service';
 import { OrgRolesStore } from './modules/org-roles/org-roles.store';
 import { TokensService } from './modules/tokens/tokens.service';
@@ -53,6 +58,10 @@ export interface ServiceOptions {
   responseCacheBytes?: number;
   /** What auto-dismisses alerts; tests give their own, the service its rules and presets. */
   triagePolicies?: TriagePolicies;
+  /** OIDC_ISSUER (default: the listening URL plus /oidc, once listening). */
+  oidcIssuer?: OidcIssuer;
+  /** Milliseconds since the epoch, for OIDC token times and key ages (tests set it; default Date.now). */
+  clock?: () => number;
 }
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -117,6 +126,12 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const alertJsonAt = cachedAlertJson((versions) => alertJson(fragmentsAt(versions)));
   // Ranges compiled once per reference version: a look-up of popular packages parses no event again.
   const matchableRangesAt = cachedBatch(matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)), { version: 'reference', maxEntries: 50_000 });
+  // OIDC tokens: a repository's claim sources per data version, the signing key in memory (signing-keys.ts).
+  const claimSourcesStore = new ClaimSourcesStore();
+  const claimSourcesAt = cachedBatch((trx, ids) => claimSourcesStore.byRepoIds(trx, ids), { version: 'data', maxEntries: 20_000 });
+  const clock = options.clock ?? Date.now;
+  const oidcIssuer = options.oidcIssuer ?? new OidcIssuer();
+  const oidcSigningKeys = new SigningKeys({ db, store: new SigningKeysStore(), clock });
 
   /** What a request uses, bound to its versions; each service built when first used. */
   const at = bindOncePerVersions((versions) => {
@@ -127,6 +142,9 @@ export function createServices(database: Database, options: ServiceOptions = {})
       accounts: () => new AccountsService({ db, accounts, lookups: bound.lookups }),
       orgRoles: () => new OrgRolesService({ db, accounts, access, roles, lookups: bound.lookups }),
       oidc: () => new OidcService({ db, lookups: bound.lookups, oidc: oidcStore }),
+      oidcTokens: () => new OidcTokensService({
+        db, lookups: bound.lookups, sources: claimSourcesAt(versions), keys: oidcSigningKeys, issuer: oidcIssuer, clock, versions,
+      }),
       attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts }),
       dependencyAlerts: () => new DependencyAlertsService({
         db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references, events: alertEvents, engine: alertEngine,
@@ -159,6 +177,9 @@ export function createServices(database: Database, options: ServiceOptions = {})
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),
     /** The alert engine: what a rule or preset change calls (AlertReevaluation.repositories). */
     alertEngine,
+    /** The OIDC issuer and its signing keys (the discovery routes, `orgsec oidc rotate-key`). */
+    oidcIssuer,
+    oidcSigningKeys,
   };
 }
 

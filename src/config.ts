@@ -51,6 +51,21 @@ const corsOrigins: Rule<CorsOrigins> = {
   },
 };
 
+/** The OIDC_ISSUER default: the URL the server listens at, plus /oidc (resolved once listening). */
+export const DERIVED_OIDC_ISSUER = 'http://<HOST>:<PORT>/oidc';
+
+/** An http(s) URL without credentials, query, fragment or trailing slash: what relying parties compare `iss` with. */
+const oidcIssuer: Rule<string> = {
+  allowed: 'an http:// or https:// URL without query, fragment or trailing slash, e.g. https://orgsec.example.com/oidc',
+  read: (raw) => {
+    if (raw === DERIVED_OIDC_ISSUER) return raw;
+    if (!URL.canParse(raw) || raw.endsWith('/')) return undefined;
+    const url = new URL(raw);
+    const clean = /^https?:$/.test(url.protocol) && url.search === '' && url.hash === '' && url.username === '' && url.password === '' && !raw.includes('?') && !raw.includes('#');
+    return clean && url.href.replace(/\/$/, '') === raw ? raw : undefined;
+  },
+};
+
 // Rate limits above a billion per window are no limit at all; RATE_LIMITS=off says that.
 const MAX_LIMIT = 1_000_000_000;
 
@@ -71,6 +86,7 @@ export const SETTINGS = {
   SQLITE_FAST_PATHS: { flag: '--sqlite-fast-paths <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on: SQLite keeps statements prepared, through knex internals (faster; checked against each knex upgrade by the tests)' },
   RESPONSE_CACHE_MB: { flag: '--response-cache-mb <n>', default: '32', rule: integer(0, 4096), description: 'megabytes of finished read answers each instance keeps for repeated requests (0: none)' },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { flag: '--webhook-allow-private-targets <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on lets hooks send to loopback, private and link-local addresses (tests and local receivers)' },
+  OIDC_ISSUER: { flag: '--oidc-issuer <url>', default: DERIVED_OIDC_ISSUER, rule: oidcIssuer, description: 'the iss of the OIDC tokens orgsec mints; its path serves /.well-known/openid-configuration and /.well-known/jwks' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
   RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
   RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: { flag: '--rate-limit-anonymous-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each client address without valid credentials' },
@@ -129,6 +145,8 @@ export interface Config {
   responseCacheBytes: number;
   /** Hooks may send to loopback, private and link-local addresses (src/modules/webhooks/target-policy.ts). */
   webhookAllowPrivateTargets: boolean;
+  /** The OIDC issuer URL; undefined: the listening URL plus /oidc (src/modules/oidc-tokens/issuer.ts). */
+  oidcIssuer: string | undefined;
 }
 
 /** Every bad value at once, one line each naming where it came from, the value and what is allowed. */
@@ -176,5 +194,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     sqliteFastPaths: v.SQLITE_FAST_PATHS === 'on',
     responseCacheBytes: v.RESPONSE_CACHE_MB * 2 ** 20,
     webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'on',
+    oidcIssuer: v.OIDC_ISSUER === DERIVED_OIDC_ISSUER ? undefined : v.OIDC_ISSUER,
   };
 }

@@ -6,6 +6,7 @@ import { openDatabase } from './database/connection';
 import { migrateLatest } from './database/migrate';
 import { createHttpServer, type ServerLimits } from './http/http-server';
 import { createLogger } from './logger';
+import { OidcIssuer } from './modules/oidc-tokens/issuer';
 
 export interface RunningServer {
   server: Server;
@@ -18,7 +19,8 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const logger = createLogger(config.logLevel);
   const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax, sqliteFastPaths: config.sqliteFastPaths });
   await migrateLatest(database);
-  const services = createServices(database, { rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes });
+  const oidcIssuer = new OidcIssuer(config.oidcIssuer);
+  const services = createServices(database, { rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, oidcIssuer });
   await hooks.beforeListen?.(services);
   const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer, corsOrigins: config.corsOrigins });
   const server = await new Promise<Server>((resolve, reject) => {
@@ -29,6 +31,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host}:${port}`;
+  oidcIssuer.listeningAt(url);
   logger.info({ url }, 'orgsec listening');
   let closing: Promise<void> | undefined;
   // Graceful: stop accepting, let requests in flight finish, drop idle keep-alive

@@ -22,6 +22,7 @@ import * as createDependencySnapshots from './20261127050000_create_dependency_s
 import * as createDependencyBotRules from './20261127060000_create_dependency_bot_rules';
 import * as createAlertEngine from './20261127070000_create_alert_engine';
 import * as createWebhooks from './20261127080000_create_webhooks';
+import * as createOidcSigningKeys from './20261127080100_create_oidc_signing_keys';
 import * as reshapeDependencyStorage from './20261127090000_reshape_dependency_storage';
 
 export interface Migration {
@@ -50,6 +51,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127060000_create_dependency_bot_rules', createDependencyBotRules],
   ['20261127070000_create_alert_engine', createAlertEngine],
   ['20261127080000_create_webhooks', createWebhooks],
+  ['20261127080100_create_oidc_signing_keys', createOidcSigningKeys],
   ['20261127090000_reshape_dependency_storage', reshapeDependencyStorage],
 ];
 

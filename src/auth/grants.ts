@@ -28,6 +28,7 @@ export function expandScopes(scopes: readonly Scope[]): ReadonlySet<Scope> {
 export const PERMISSION_KEYS = [
   'organization_custom_roles', 'members', 'organization_administration', 'enterprise_administration',
   'actions', 'attestations', 'dependency_alerts', 'contents',
+  'id_token',
 ] as const;
 export type PermissionKey = (typeof PERMISSION_KEYS)[number];
 export type PermissionLevel = 'read' | 'write';

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAdvisories } from './advisories.command';
 import { registerLoad } from './load.command';
 import { registerMigrate } from './migrate.command';
+import { registerOidc } from './oidc.command';
 import type { Output } from './output';
 import { environmentHelp } from './setting-options';
 import { registerServe } from './serve.command';
@@ -19,6 +20,7 @@ Examples:
   $ orgsec load world.json --replace
   $ orgsec token create --user alice --scopes admin:org
   $ orgsec advisories import advisory-database/advisories/github-reviewed
+  $ orgsec oidc rotate-key                   # a new OIDC signing key; the old one is kept a day
   $ orgsec help serve                        # every flag of a command (also: orgsec serve --help)`)
     .configureOutput({ writeOut: (s) => output.out(s.trimEnd()), writeErr: (s) => output.err(s.trimEnd()) });
   registerServe(program, output);
@@ -26,5 +28,6 @@ Examples:
   registerLoad(program, output);
   registerToken(program, output);
   registerAdvisories(program, output);
+  registerOidc(program, output);
   return program;
 }

@@ -31,6 +31,7 @@ const PERMISSION_WORDS: Record<PermissionKey, string> = {
   attestations: 'attestations',
   dependency_alerts: 'dependency alerts',
   contents: 'contents (dependency snapshots, SBOM)',
+  id_token: 'OIDC tokens (mint)',
 };
 
 const TYPE_WORDS: Record<TokenDeclaration['type'], string> = {

@@ -63,7 +63,7 @@ export function registerToken(program: Command, output: Output): void {
     .option('--app <name>', 'the app (installation, app_user)')
     .option('--scopes <list>', 'classic/oauth scopes, comma-separated: admin:org, write:org, read:org, admin:enterprise, repo, public_repo, security_events')
     .option('--owner <name>', 'resource owner: organization login or enterprise slug (all types but classic/oauth)')
-    .option('--permissions <list>', 'permissions (all types but classic/oauth), comma-separated key:read or key:write; keys: organization_custom_roles, members, organization_administration, enterprise_administration, actions, attestations, dependency_alerts, contents')
+    .option('--permissions <list>', 'permissions (all types but classic/oauth), comma-separated key:read or key:write; keys: organization_custom_roles, members, organization_administration, enterprise_administration, actions, attestations, dependency_alerts, contents, id_token')
     .option('--repositories <list>', '"all" or repository names, comma-separated', 'all')
     .option('--expires-at <time>', 'expiry, ISO 8601 UTC, e.g. 2027-01-01T00:00:00Z (default: never)')
     .addOption(settingOption('DATABASE_URL'))

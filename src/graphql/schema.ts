@@ -7,6 +7,7 @@ import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, Reposit
 import { AttestationMutations, AttestationSubjects, RepositoryAttestations } from '../modules/attestations/graphql/attestation.resolver';
 import { DependencySnapshotMutations, RepositoryDependencies } from '../modules/dependency-graph/graphql/dependency.resolver';
 import { EnterpriseOidc, OidcMutations, OrganizationOidc, RepositoryOidc } from '../modules/oidc/graphql/oidc.resolver';
+import { RepositoryOidcTokens } from '../modules/oidc-tokens/graphql/oidc-tokens.resolver';
 import { OrganizationRoleHolders, OrganizationRoleMutations, OrganizationRoles } from '../modules/org-roles/graphql/role.resolver';
 import { SecurityAdvisoryQueries } from '../modules/advisories/graphql/advisory.resolver';
 import { AutoTriageMutations, OrganizationAutoTriage, RepositoryAutoTriage } from '../modules/auto-triage/graphql/auto-triage.resolver';
@@ -16,7 +17,7 @@ export const RESOLVERS = [
   AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations, NodeQuery,
   OrganizationAlerts, EnterpriseAlerts, RepositoryAlerts, DependencyAlertMutations,
   OrganizationRoles, OrganizationRoleHolders, OrganizationRoleMutations,
-  EnterpriseOidc, OrganizationOidc, RepositoryOidc, OidcMutations,
+  EnterpriseOidc, OrganizationOidc, RepositoryOidc, OidcMutations, RepositoryOidcTokens,
   RepositoryAttestations, AttestationSubjects, AttestationMutations,
   SecurityAdvisoryQueries,
   RepositoryDependencies, DependencySnapshotMutations,

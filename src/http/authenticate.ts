@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Services } from '../composition';
 import { BadRequestError } from '../errors/domain';
 import { identifyRequest } from './request-identity';
@@ -26,11 +26,22 @@ export function identify(services: Pick<Services, 'at' | 'versions'>): RequestHa
  * versions for reads, so they may answer from the caches; to none for writes, which must read
  * what they write.
  */
-export function bindRequestServices(services: Pick<Services, 'at'>, isRead: (req: Request) => boolean): RequestHandler {
+export function bindRequestServices(services: Pick<Services, 'at'>, isRead: (req: Request, res: Response) => boolean): RequestHandler {
   return (req, res, next) => {
-    res.locals.services = services.at(isRead(req) ? res.locals.versions : undefined);
+    res.locals.services = services.at(isRead(req, res) ? res.locals.versions : undefined);
     next();
   };
+}
+
+/** Marks the POSTs that write nothing (catalogue `readsOnly`), before the rate limits and the services' binding read it. */
+export function markReadsOnly(operations: ReadonlyArray<{ method: string; path: string }>): Router {
+  const router = Router();
+  const mark: RequestHandler = (_req, res, next) => {
+    res.locals.readsOnly = true;
+    next();
+  };
+  for (const { method, path } of operations) router[method as 'post'](path, mark);
+  return router;
 }
 
 /** Tokens in URLs leak into logs and histories: refused outright. */

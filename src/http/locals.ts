@@ -16,6 +16,8 @@ declare global {
       /** Origin plus the API mount path: every URL field in a body starts with it. */
       apiBase?: string;
       operation?: OperationName;
+      /** A POST the catalogue marks readsOnly (a token mint, a preview): read like a GET, not counted as a write. */
+      readsOnly?: true;
       /** A REST read's response-cache key, which also names its ETag (http/operation.ts, restReadKey). */
       readKey?: string;
       /** The database's write counters as this request found them (read before anything else): its one snapshot. */

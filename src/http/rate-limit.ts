@@ -16,7 +16,7 @@ export function rateLimitCallerOf(req: Request, res: Response): RateLimitCaller 
 /**
  * Counts the request and announces the caller's budget in `x-ratelimit-*` on every
  * answer; refuses it (before any route runs, so nothing changes) when over a limit.
- * REST writes also count against the write limit; GraphQL mutations are counted by
+ * REST writes (not the POSTs the catalogue marks readsOnly) also count against the write limit; GraphQL mutations are counted by
  * the GraphQL server once it knows the operation.
  */
 export function rateLimit(limiter: RateLimiter | undefined, resource: RateLimitResource): RequestHandler {
@@ -30,7 +30,7 @@ export function rateLimit(limiter: RateLimiter | undefined, resource: RateLimitR
     res.setHeader('x-ratelimit-reset', String(state.reset));
     res.setHeader('x-ratelimit-resource', state.resource);
     if (refusal) throw refusal;
-    if (resource === 'core' && !SAFE_METHODS.has(req.method)) {
+    if (resource === 'core' && !SAFE_METHODS.has(req.method) && !res.locals.readsOnly) {
       const spammed = await limiter.countWrite(caller);
       if (spammed) throw spammed;
     }

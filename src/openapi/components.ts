@@ -7,6 +7,7 @@ import { attestationCreatedSchema, attestationListSchema, attestationSchema } fr
 import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/dependency-graph.responses';
 import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
+import { mintedTokenSchema, tokenPreviewSchema } from '../modules/oidc-tokens/oidc-tokens.responses';
 import { roleListSchema, roleSchema, roleTeamSchema, roleUserSchema } from '../modules/org-roles/org-roles.responses';
 
 type JsonSchema = Record<string, unknown>;
@@ -25,6 +26,8 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['OrgInclusion', orgInclusionSchema],
   ['OrgSubjectTemplate', orgTemplateSchema],
   ['RepoSubjectTemplate', repoTemplateSchema],
+  ['OidcToken', mintedTokenSchema],
+  ['OidcTokenPreview', tokenPreviewSchema],
   ['AttestationCreated', attestationCreatedSchema],
   ['Attestation', attestationSchema],
   ['AttestationList', attestationListSchema],

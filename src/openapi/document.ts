@@ -168,7 +168,7 @@ function operationObject(entry: Operation): Record<string, unknown> {
 /** What each group of operations is for, as the description's tags say it. */
 const TAG_DESCRIPTIONS: Record<OperationTag, string> = {
   'organization-roles': 'Organization roles: list and read the roles of an organization, see which teams and users hold one, and assign or remove them.',
-  oidc: 'Actions OIDC customization: which custom repository properties are included in OIDC tokens, and the template of the subject (`sub`) claim for an organization or a repository.',
+  oidc: 'Actions OIDC: which custom repository properties are included in OIDC tokens, the template of the subject (`sub`) claim for an organization or a repository, and the tokens themselves (minted and previewed).',
   attestations: 'Artifact attestations: store signed Sigstore bundles for a repository and list them by subject digest.',
   'dependency-alerts': 'Dependency alerts (public preview): list the alerts of an enterprise, an organization or a repository, read one, and dismiss, reopen or assign it. '
     + 'Every path here also answers with the segment `dependabot` in place of `dependency-bot`, so clients generated for that layout work unchanged; `Link` URLs keep the segment the request used.',

@@ -1,8 +1,10 @@
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
 import { enterpriseInclusionPath, enterprisePath, inclusionBody, orgInclusionPath, orgPath, orgTemplateBody, repoPath, repoTemplateBody } from '../modules/oidc/oidc.schemas';
+import { mintedTokenSchema, tokenPreviewSchema } from '../modules/oidc-tokens/oidc-tokens.responses';
+import { tokenRequestBody } from '../modules/oidc-tokens/oidc-tokens.schemas';
 import type { Operation } from './operation';
 
-// Spec §4.2, #11–#20.
+// Spec §4.2, #11–#20; interfaces.md Part 2 "OIDC tokens", #64–#65.
 
 const TAG = 'oidc';
 
@@ -13,6 +15,10 @@ const PROPERTY_REMOVED = 'When a custom property is removed (a world file loaded
 const CLAIM_KEYS = 'Claim keys are unique, made of letters, digits and underscores, at most 100 characters each and at most 50 of them; '
   + 'their order is kept. A bad key answers 422 naming it.';
 const IMMUTABLE_KEPT = '`use_immutable_subject` keeps its value when a later request leaves it out.';
+const TOKEN_BODY = '`context` needs `event_name`, `ref`, `sha`, `workflow` and `actor`; every value is a string (ids and numbers too), and a bad one answers 422 naming it. '
+  + '`audience` is a string or an array of strings; without it, `https://<host of the issuer>/<owner>`.';
+const TOKEN_SUB = '`sub` follows the repository\'s subject template in effect (as its customization template shows it) and `use_immutable_subject`; '
+  + 'custom properties included for the enterprise or organization appear as `repo_property_<name>` claims.';
 
 export const OIDC_OPERATIONS = {
   listEnterpriseOidcInclusions: {
@@ -87,6 +93,27 @@ export const OIDC_OPERATIONS = {
         '`use_default` is required: a request without it, or with a value that is not a boolean, answers 400.',
         'With `use_default: true`, any keys sent are ignored; with `use_default: false` and no keys, the repository follows its organization\'s template.',
         CLAIM_KEYS, IMMUTABLE_KEPT,
+      ] },
+  },
+  mintOidcToken: {
+    number: 64, operationId: 'actions/create-oidc-token-for-repo', method: 'post', path: '/repos/{owner}/{repo}/actions/oidc/token', success: 201,
+    request: { params: repoPath, body: tokenRequestBody },
+    response: { schema: mintedTokenSchema },
+    requirement: { target: 'repo', scopes: ['repo'], permission: ['id_token', 'write'], caller: 'repoWriter' },
+    readsOnly: true,
+    docs: { tag: TAG, summary: 'Create an OIDC token for a workflow run of a repository', rules: [
+        TOKEN_BODY, TOKEN_SUB,
+        'The token is an RS256 JWT that verifies against the keys at `{issuer}/.well-known/jwks`; it is valid from 5 minutes before it was issued to 5 minutes after.',
+      ] },
+  },
+  previewOidcToken: {
+    number: 65, operationId: 'actions/preview-oidc-sub-claim-for-repo', method: 'post', path: '/repos/{owner}/{repo}/actions/oidc/customization/sub/preview', success: 200,
+    request: { params: repoPath, body: tokenRequestBody },
+    response: { schema: tokenPreviewSchema },
+    requirement: { target: 'repo', scopes: ['repo'], permission: ['actions', 'read'], caller: 'repoReader', publicRead: true },
+    readsOnly: true,
+    docs: { tag: TAG, summary: 'Preview the OIDC token claims of a workflow run of a repository', rules: [
+        TOKEN_BODY, TOKEN_SUB, 'Nothing is signed: the claims are a mint\'s of the same request, but `exp`, `iat`, `nbf` and `jti`.',
       ] },
   },
 } satisfies Record<string, Operation>;

@@ -45,6 +45,12 @@ export interface Operation {
   response?: { schema: z.ZodType; array?: boolean };
   requirement: Requirement;
   docs: OperationDocs;
+  /**
+   * A POST that writes nothing (a token mint, a preview): its services read at the request's
+   * data versions and may answer from the caches, as a GET's do, and it is not counted
+   * against the write rate limit (app.ts).
+   */
+  readsOnly?: true;
   /** Bytes of query string accepted as sent, where more than src/http/query-length.ts's default must fit. */
   maxQueryBytes?: number;
 }

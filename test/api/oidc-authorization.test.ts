@@ -5,7 +5,7 @@ import { fillPath, operationsTagged } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { ENTERPRISE, ORG, T, oidcWorld } from '../helpers/oidc-world';
 
-// Expected statuses for #11–#20 computed from the catalogue's requirements and what each caller
+// Expected statuses for #11–#20, #64 and #65 computed from the catalogue's requirements and what each caller
 // is in the world, in the order the rules apply.
 
 type RepoPermission = 'read' | 'write' | 'admin' | null;
@@ -70,6 +70,8 @@ const BODIES: Partial<Record<OperationName, object>> = {
   createOrgOidcInclusion: { custom_property_name: 'team' },
   setOrgOidcSubjectTemplate: { include_claim_keys: ['repo', 'context'] },
   setRepoOidcSubjectTemplate: { use_default: true },
+  mintOidcToken: { context: { event_name: 'push', ref: 'refs/heads/main', sha: '5e1f9c2a7b3d8e4f6a0b1c2d3e4f5a6b7c8d9e0f', workflow: 'deploy', actor: 'writer' } },
+  previewOidcToken: { context: { event_name: 'push', ref: 'refs/heads/main', sha: '5e1f9c2a7b3d8e4f6a0b1c2d3e4f5a6b7c8d9e0f', workflow: 'deploy', actor: 'writer' } },
 };
 // The catalogue's #11–#20; the repository ones on a private and a public repository.
 const OPERATIONS: Operation[] = operationsTagged('oidc').flatMap((entry) => {

@@ -208,33 +208,55 @@ describe('#19/#20 repository subject-claim template', () => {
   const get = async (repo = PRIVATE_REPO) => (await t.http().get(repoSub(repo)).set(owner)).body;
 
   beforeAll(async () => {
-    await t.http().put(orgSub).set(owner).send({ include_claim_keys: ['repository_owner', 'environment'] }).expect(201);
+    // Names, not ids, in the subjects until a test below says otherwise.
+    await t.http().put(orgSub).set(owner).send({ include_claim_keys: ['repository_owner', 'environment'], use_immutable_subject: false }).expect(201);
   });
 
   it('a repository never configured shows the default keys, whatever the organization\'s template', async () => {
-    expect(await get(PUBLIC_REPO)).toEqual({ use_default: true, include_claim_keys: ['repo', 'context'], use_immutable_subject: false });
+    expect(await get(PUBLIC_REPO)).toEqual({ use_default: true, include_claim_keys: ['repo', 'context'], use_immutable_subject: false, sub_claim_prefix: `repo:${PUBLIC_REPO}` });
   });
 
   it('use_default false without keys opts into the organization\'s template, following its changes', async () => {
     await t.http().put(repoSub(PRIVATE_REPO)).set(owner).send({ use_default: false }).expect(201);
-    expect(await get()).toEqual({ use_default: false, include_claim_keys: ['repository_owner', 'environment'], use_immutable_subject: false });
+    expect(await get()).toEqual({ use_default: false, include_claim_keys: ['repository_owner', 'environment'], use_immutable_subject: false, sub_claim_prefix: `repo:${PRIVATE_REPO}` });
     await t.http().put(orgSub).set(owner).send({ include_claim_keys: ['repo', 'workflow'] }).expect(201);
     expect((await get()).include_claim_keys).toEqual(['repo', 'workflow']);
   });
 
   it('use_default false with keys gives the repository its own template', async () => {
     await t.http().put(repoSub(PRIVATE_REPO)).set(owner).send({ use_default: false, include_claim_keys: ['repo', 'ref'] }).expect(201);
-    expect(await get()).toEqual({ use_default: false, include_claim_keys: ['repo', 'ref'], use_immutable_subject: false });
+    expect(await get()).toEqual({ use_default: false, include_claim_keys: ['repo', 'ref'], use_immutable_subject: false, sub_claim_prefix: `repo:${PRIVATE_REPO}` });
   });
 
   it('use_default true means the default keys, ignoring keys sent with it', async () => {
     const res = await t.http().put(repoSub(PRIVATE_REPO)).set(owner).send({ use_default: true, include_claim_keys: ['ignored'] });
     expect(res.status).toBe(201);
     expect(res.text).toBe('');
-    expect(await get()).toEqual({ use_default: true, include_claim_keys: ['repo', 'context'], use_immutable_subject: false });
+    expect(await get()).toEqual({ use_default: true, include_claim_keys: ['repo', 'context'], use_immutable_subject: false, sub_claim_prefix: `repo:${PRIVATE_REPO}` });
     // The ignored keys were not kept: opting in again follows the organization.
     await t.http().put(repoSub(PRIVATE_REPO)).set(owner).send({ use_default: false }).expect(201);
     expect((await get()).include_claim_keys).toEqual(['repo', 'workflow']);
+  });
+
+  it('sub_claim_prefix carries immutable ids where the repository\'s setting, or else its organization\'s, asks for them', async () => {
+    const ids = async (repo: string) => {
+      const [ownerLogin, name] = repo.split('/');
+      const row = await t.db.knex('repositories as r').join('accounts as o', 'o.id', 'r.owner_id').where({ 'o.login': ownerLogin, 'r.name': name }).first('r.id', 'r.owner_id');
+      return `repo:${ownerLogin}@${row.owner_id}/${name}@${row.id}`;
+    };
+    await t.http().put(orgSub).set(owner).send({ include_claim_keys: ['repo', 'workflow'], use_immutable_subject: true }).expect(201);
+    try {
+      // Never configured: the organization's setting.
+      expect((await get(PUBLIC_REPO)).sub_claim_prefix).toBe(await ids(PUBLIC_REPO));
+      // Its own template without immutable ids: its own setting.
+      await t.http().put(repoSub(PRIVATE_REPO)).set(owner).send({ use_default: false, include_claim_keys: ['repo'], use_immutable_subject: false }).expect(201);
+      expect(await get()).toEqual({ use_default: false, include_claim_keys: ['repo'], use_immutable_subject: false, sub_claim_prefix: `repo:${PRIVATE_REPO}` });
+      // Following the organization's template: its immutability too.
+      await t.http().put(repoSub(PRIVATE_REPO)).set(owner).send({ use_default: false }).expect(201);
+      expect((await get()).sub_claim_prefix).toBe(await ids(PRIVATE_REPO));
+    } finally {
+      await t.http().put(orgSub).set(owner).send({ include_claim_keys: ['repo', 'workflow'], use_immutable_subject: false }).expect(201);
+    }
   });
 
   it('a repository owned by a user that opts in has no organization template to follow: the default keys', async () => {

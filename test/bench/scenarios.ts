@@ -1,6 +1,7 @@
 import { DistinctPages } from './distinct-pages';
 import { BENCH_TOKEN, BIG_ORG } from './generate-world';
 import type { Row, Sample, Scenario } from './measure';
+import { oidcTokenScenarios } from './oidc-tokens-bench';
 import type { WorldFacts } from './world-facts';
 
 // The scenarios of issue 10 and their targets, as data; measure.ts runs them.
@@ -131,6 +132,7 @@ export function sqliteScenarios(facts: WorldFacts, o: ScenarioOptions): Scenario
       baseline: { kind: 'none' }, target: { text: 'p99 ≤ 100 ms', isMet: (row) => row.load!.p99 <= 100 },
     },
     patchMixScenario(facts, o),
+    ...oidcTokenScenarios(AUTH, o),
   ];
 }
 

@@ -40,6 +40,8 @@ const BAD: Array<[SettingName, string, string]> = [
   ['SQLITE_FAST_PATHS', 'yes', 'must be on or off'],
   ['RESPONSE_CACHE_MB', '4097', 'must be an integer from 0 to 4096'],
   ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'true', 'must be on or off'],
+  ['OIDC_ISSUER', 'https://orgsec.example.com/oidc/', 'must be an http:// or https:// URL without query, fragment or trailing slash, e.g. https://orgsec.example.com/oidc'],
+  ['OIDC_ISSUER', 'ftp://orgsec.example.com/oidc', 'must be an http:// or https:// URL without query, fragment or trailing slash, e.g. https://orgsec.example.com/oidc'],
   ['RATE_LIMITS', 'false', 'must be on or off'],
   ['RATE_LIMIT_REQUESTS_PER_HOUR', '-5', 'must be an integer from 1 to 1000000000'],
   ['RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR', '0x10', 'must be an integer from 1 to 1000000000'],

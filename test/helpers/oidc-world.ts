@@ -31,7 +31,7 @@ export const T = {
   expired: 'oidc_expired',
 } as const;
 
-const orgWrite = { organization_administration: 'write', actions: 'write' } as const;
+const orgWrite = { organization_administration: 'write', actions: 'write', id_token: 'write' } as const;
 const orgRead = { organization_administration: 'read', actions: 'read' } as const;
 
 export function oidcWorld() {

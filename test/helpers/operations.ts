@@ -112,6 +112,9 @@ const SAMPLES: Record<OperationName, OperationSample> = {
   setOrgDependencyBotPresets: { params: acme, query: {}, body: { low_impact_development: true } },
   getRepoDependencyBotPresets: { params: api, ...none },
   setRepoDependencyBotPresets: { params: api, query: {}, body: { low_impact_development: null } },
+
+  mintOidcToken: { params: api, query: {}, body: { audience: 'sts.amazonaws.com', context: { event_name: 'push', ref: 'refs/heads/main', sha: 'c'.repeat(40), workflow: 'deploy', actor: 'alice' } } },
+  previewOidcToken: { params: api, query: {}, body: { context: { event_name: 'pull_request', ref: 'refs/pull/12/merge', sha: 'c'.repeat(40), workflow: 'ci', actor: 'bob' } } },
 };
 
 /** The JSON fields a body schema accepts (through a transform into its domain type too). */

@@ -21,6 +21,9 @@ export const SNAPSHOT = {
   manifests: { 'package-lock.json': { name: 'package-lock.json', resolved: { 'left-pad': { package_url: 'pkg:npm/left-pad@1.3.0' } } } },
 }; // all_repo_read: exists in every organization
 
+/** A workflow run to mint or preview a token for. */
+const OIDC_RUN = { event_name: 'push', ref: 'refs/heads/main', sha: '5e1f9c2a7b3d8e4f6a0b1c2d3e4f5a6b7c8d9e0f', workflow: 'deploy', actor: 'matrix' };
+
 export type Method = HttpMethod;
 export interface SecurityOperation {
   name: OperationName;
@@ -47,6 +50,8 @@ const BODIES: Partial<Record<OperationName, (caller: Caller) => object>> = {
   createOrgOidcInclusion: (c) => ({ custom_property_name: addProperty(c) }),
   setOrgOidcSubjectTemplate: () => ({ include_claim_keys: ['repo', 'context'] }),
   setRepoOidcSubjectTemplate: () => ({ use_default: true }),
+  mintOidcToken: () => ({ context: OIDC_RUN }),
+  previewOidcToken: () => ({ context: OIDC_RUN }),
   createAttestation: () => ({ bundle: FIXTURE }),
   // Replacing no assignees with none: a success that leaves the alert as every other row finds it.
   updateDependencyAlert: () => ({ assignees: [] }),

@@ -7,6 +7,7 @@ import { SERVER_LIMITS } from '../../src/http/http-server';
 import { createServices, type Services } from '../../src/composition';
 import type { CorsOrigins } from '../../src/http/cors';
 import type { Logger } from '../../src/logger';
+import { OidcIssuer } from '../../src/modules/oidc-tokens/issuer';
 import type { RateLimitPolicy } from '../../src/rate-limits/rate-limit.policy';
 import { contractRecorder } from './contract-recorder';
 import { createTestDatabase, type TestDatabase } from './test-database';
@@ -30,11 +31,16 @@ export interface TestAppOptions {
   logger?: Logger;
   /** CORS_ORIGINS (default `*`). */
   corsOrigins?: CorsOrigins;
+  /** OIDC_ISSUER (default: the listening origin plus /oidc, as `orgsec serve` does). */
+  oidcIssuer?: string;
+  /** The services' clock (OIDC token times, key ages); default Date.now. */
+  clock?: () => number;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const services = createServices(db, { rateLimits: options.rateLimits ?? false });
+  const oidcIssuer = new OidcIssuer(options.oidcIssuer);
+  const services = createServices(db, { rateLimits: options.rateLimits ?? false, oidcIssuer, ...(options.clock ? { clock: options.clock } : {}) });
   const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }), ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}) });
   // One listening server per file: a stable origin, as a real client sees. Every REST
   // answer is checked against /openapi.json on the way out.
@@ -43,6 +49,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     const s = http.createServer({ maxHeaderSize: SERVER_LIMITS.maxHeaderSize }, recorder.wrap(app)).listen(0, '127.0.0.1', () => resolve(s));
   });
   const address = server.address() as AddressInfo;
+  oidcIssuer.listeningAt(`http://127.0.0.1:${address.port}`);
   return {
     db,
     services,

@@ -7,6 +7,7 @@ import { SNAPSHOT_TABLES } from '../../db/migrations/20261127050000_create_depen
 import { AUTO_TRIAGE_TABLES } from '../../db/migrations/20261127060000_create_dependency_bot_rules';
 import { ENGINE_TABLES } from '../../db/migrations/20261127070000_create_alert_engine';
 import { WEBHOOK_TABLES } from '../../db/migrations/20261127080000_create_webhooks';
+import { OIDC_KEY_TABLES } from '../../db/migrations/20261127080100_create_oidc_signing_keys';
 import { migrateLatest, rollbackAll } from '../../src/database/migrate';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
@@ -16,7 +17,7 @@ const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'db', 'migrations');
 const APP_TABLES = [
   'accounts', 'advisories', 'advisory_vulnerabilities', 'attestation_subjects', 'attestations', 'data_versions',
   'dependency_alert_assignees', 'dependency_alerts', 'dependency_bot_presets', 'dependency_bot_rules', 'dependency_snapshot_manifests', 'dependency_snapshots',
-  'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises', 'events',
+  'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises', 'events', 'oidc_signing_keys',
   'organization_custom_properties', 'organization_members', 'organization_oidc_property_inclusions',
   'organization_oidc_subject_templates', 'organization_role_teams', 'organization_role_users', 'organization_roles',
   'organizations', 'rate_limit_counters', 'repositories', 'repository_collaborators', 'repository_current_snapshots', 'repository_custom_property_values',
@@ -26,7 +27,7 @@ const APP_TABLES = [
 const KNEX_TABLES = ['knex_migrations', 'knex_migrations_lock'];
 /** The tables whose writes move data_versions.data, by the migrations that made them so. */
 // dependency_snapshot_packages was dropped by 20261127090000 (packages moved into their manifests).
-const DATA_TABLES = [...FIRST_DATA_TABLES, ...SNAPSHOT_TABLES.filter((t) => t !== 'dependency_snapshot_packages'), ...AUTO_TRIAGE_TABLES, ...ENGINE_TABLES, ...WEBHOOK_TABLES];
+const DATA_TABLES = [...FIRST_DATA_TABLES, ...SNAPSHOT_TABLES.filter((t) => t !== 'dependency_snapshot_packages'), ...AUTO_TRIAGE_TABLES, ...ENGINE_TABLES, ...WEBHOOK_TABLES, ...OIDC_KEY_TABLES];
 
 const PREDEFINED_ROLES = [
   { id: 138, name: 'security_manager' },

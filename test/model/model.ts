@@ -153,9 +153,16 @@ export function roleUsers(m: Model, role: string): Array<{ login: Login; assignm
   });
 }
 
-/** #19: the keys in effect. */
+/**
+ * #19: the keys in effect, and the subject's repo part: with immutable ids when the repository's
+ * setting says so, or, never configured or following its organization's template, the
+ * organization's (the ids are the database's: any digits).
+ */
 export function repoTemplateView(m: Model, repo: RepoName) {
   const stored = m.repoTemplates.get(repo);
-  if (!stored || stored.useDefault) return { use_default: true, include_claim_keys: DEFAULT_CLAIM_KEYS, use_immutable_subject: stored?.immutable ?? false };
-  return { use_default: false, include_claim_keys: stored.keys ?? m.orgTemplate.keys, use_immutable_subject: stored.immutable };
+  const immutable = !stored ? m.orgTemplate.immutable : stored.immutable || (!stored.useDefault && stored.keys === null && m.orgTemplate.immutable);
+  const [owner, name] = repo.split('/');
+  const sub_claim_prefix = immutable ? expect.stringMatching(new RegExp(`^repo:${owner}@\\d+/${name}@\\d+$`)) : `repo:${repo}`;
+  if (!stored || stored.useDefault) return { use_default: true, include_claim_keys: DEFAULT_CLAIM_KEYS, use_immutable_subject: stored?.immutable ?? false, sub_claim_prefix };
+  return { use_default: false, include_claim_keys: stored.keys ?? m.orgTemplate.keys, use_immutable_subject: stored.immutable, sub_claim_prefix };
 }

@@ -95,6 +95,7 @@ const ENTRIES: Record<EntryKind, Entry> = {
       field('repository', 'rules', 'rules { id }', 'listRepoDependencyBotRules'),
       field('repository', 'rule', 'rule(id: $ruleId) { id }', 'getRepoDependencyBotRule'),
       field('repository', 'presets', 'presets { lowImpactDevelopment }', 'getRepoDependencyBotPresets'),
+      field('repository', 'oidcPreview', 'oidcPreview(context: { eventName: "push", ref: "refs/heads/main", sha: "5e1f9c2a7b3d8e4f6a0b1c2d3e4f5a6b7c8d9e0f", workflow: "deploy", actor: "matrix" }) { sub }', 'previewOidcToken'),
     ],
   },
 };
@@ -142,9 +143,12 @@ describe.each(ENTRY_ROWS.map((row) => [`${row.entry}(…) on ${row.label}`, row]
   });
 });
 
+/** Operations GraphQL does not offer: a signed token is minted over REST only (oidc-tokens.resolver.ts says why). */
+const REST_ONLY: OperationName[] = ['mintOidcToken'];
+
 it('covers every REST read with a field', () => {
   const reads = Object.values(ENTRIES).flatMap((e) => e.fields.flatMap((f) => f.operations));
-  const restReads = OWNED_OPERATION_LIST.map((entry) => entry.name).filter((name) => MUTATIONS.every((m) => m.operation !== name));
+  const restReads = OWNED_OPERATION_LIST.map((entry) => entry.name).filter((name) => !REST_ONLY.includes(name) && MUTATIONS.every((m) => m.operation !== name));
   expect([...new Set(reads)].sort()).toEqual(restReads.sort());
 });
 
@@ -208,7 +212,7 @@ const expectedMutation = (caller: Caller, m: Mutation, target: Target) =>
 const MUTATION_ROWS = MUTATIONS.flatMap((m) => TARGETS[ownedTargetKind(m.operation)].map(({ label, target }) => ({ m, label, target })));
 
 it('covers every REST write with a mutation', () => {
-  const writes = OWNED_OPERATION_LIST.map((entry) => entry.name).filter((name) => Object.values(ENTRIES).every((e) => e.fields.every((f) => !f.operations.includes(name))));
+  const writes = OWNED_OPERATION_LIST.map((entry) => entry.name).filter((name) => !REST_ONLY.includes(name) && Object.values(ENTRIES).every((e) => e.fields.every((f) => !f.operations.includes(name))));
   expect(MUTATIONS.map((m) => m.operation).sort()).toEqual(writes.sort());
 });
 

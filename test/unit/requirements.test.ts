@@ -37,6 +37,9 @@ const SPEC_SECTION_5: Record<string, { scopes: string[]; publicScopes?: string[]
   // interfaces.md Part 2 "Auto-triage rules": security_events (or repo), dependency_alerts read for GET, write otherwise.
   ...Object.fromEntries([32, 34, 37, 39, 42, 44].map((n) => [`#${n}`, { scopes: ['security_events', 'repo'], permission: 'dependency_alerts:read' }])),
   ...Object.fromEntries([33, 35, 36, 38, 40, 41, 43, 45].map((n) => [`#${n}`, { scopes: ['security_events', 'repo'], permission: 'dependency_alerts:write' }])),
+  // interfaces.md Part 2 "OIDC tokens": the mint needs repo or id_token: write; the preview follows #19.
+  '#64': { scopes: ['repo'], permission: 'id_token:write' },
+  '#65': { scopes: ['repo'], permission: 'actions:read' },
 };
 
 // Who may call (spec §4.1 rules, §5 "Who may call", reference.md for alerts).
@@ -51,6 +54,7 @@ const CALLERS: Record<string, string> = {
   // Organization rules and presets: an owner or security manager; repository ones: a repository admin, an owner or a security manager.
   ...Object.fromEntries([32, 33, 34, 35, 36, 42, 43].map((n) => [`#${n}`, 'orgSecurityManager'])),
   ...Object.fromEntries([37, 38, 39, 40, 41, 44, 45].map((n) => [`#${n}`, 'repoSecurityAdmin'])),
+  '#64': 'repoWriter', '#65': 'repoReader',
 };
 
 const entries = OPERATION_LIST.map((entry) => ({ spec: `#${entry.number}`, ...entry.requirement }));
@@ -76,6 +80,6 @@ it.each(Object.entries(SPEC_SECTION_5))('%s asks for the scopes and permission o
   if (CALLERS[spec]) expect(entry.caller).toBe(CALLERS[spec]);
 });
 
-it('lets only #19, #22 and S2 (#31) be called without a token, on public repositories', () => {
-  expect(entries.filter((r) => r.publicRead).map((r) => r.spec).sort()).toEqual(['#19', '#22', '#31']);
+it('lets only #19, #22, S2 (#31) and the OIDC preview (#65) be called without a token, on public repositories', () => {
+  expect(entries.filter((r) => r.publicRead).map((r) => r.spec).sort()).toEqual(['#19', '#22', '#31', '#65']);
 });

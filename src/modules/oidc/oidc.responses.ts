@@ -16,4 +16,4 @@ export const orgInclusionSchema = inclusionSchema.extend({ property_name: z.stri
 export const orgTemplateSchema = z.strictObject({ include_claim_keys: z.array(z.string()), use_immutable_subject: z.boolean() });
 
 /** #19. */
-export const repoTemplateSchema = orgTemplateSchema.extend({ use_default: z.boolean() });
+export const repoTemplateSchema = orgTemplateSchema.extend({ use_default: z.boolean(), sub_claim_prefix: z.string() });

@@ -15,5 +15,5 @@ export function serializeOrgTemplate(template: OrgSubjectTemplate) {
 }
 
 export function serializeRepoTemplate(template: RepoSubjectTemplate) {
-  return { use_default: template.useDefault, include_claim_keys: template.includeClaimKeys, use_immutable_subject: template.useImmutableSubject };
+  return { use_default: template.useDefault, include_claim_keys: template.includeClaimKeys, use_immutable_subject: template.useImmutableSubject, sub_claim_prefix: template.subClaimPrefix };
 }

@@ -5,6 +5,8 @@ import { BadRequestError, NotFoundError, ValidationError } from '../../errors/do
 import { nowTimestamp } from '../../shared/time';
 import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord } from '../accounts/accounts.types';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
+import { subClaimPrefix } from '../oidc-tokens/claims';
+import { templateInEffect } from './effective-template';
 import type { OidcStore } from './oidc.store';
 import { DEFAULT_CLAIM_KEYS, type OrgSubjectTemplate, type OrgTemplateUpdate, type PropertyInclusion, type RepoSubjectTemplate, type RepoTemplateUpdate } from './oidc.types';
 
@@ -127,11 +129,9 @@ export class OidcService {
     const { db, oidc } = this.deps;
     const repo = await this.deps.lookups.repo(db, principal, 'getRepoOidcSubjectTemplate', owner, name);
     const stored = await oidc.findRepoTemplate(db, repo.id);
-    if (!stored || stored.useDefault) {
-      return { repo, template: { useDefault: true, includeClaimKeys: [...DEFAULT_CLAIM_KEYS], useImmutableSubject: stored?.useImmutableSubject ?? false } };
-    }
-    const keys = stored.includeClaimKeys ?? (repo.ownerType === 'Organization' ? (await this.orgTemplateOf(db, repo.ownerId)).includeClaimKeys : [...DEFAULT_CLAIM_KEYS]);
-    return { repo, template: { useDefault: false, includeClaimKeys: keys, useImmutableSubject: stored.useImmutableSubject } };
+    const org = repo.ownerType === 'Organization' ? await this.orgTemplateOf(db, repo.ownerId) : undefined;
+    const { immutableInEffect, ...template } = templateInEffect(stored, org);
+    return { repo, template: { ...template, subClaimPrefix: subClaimPrefix({ id: repo.ownerId, login: repo.ownerLogin }, repo, immutableInEffect) } };
   }
 
   /** #20: keys are ignored when use_default is true. */

@@ -29,6 +29,8 @@ export interface RepoSubjectTemplate {
   useDefault: boolean;
   includeClaimKeys: string[];
   useImmutableSubject: boolean;
+  /** The `repo` part of the subject its tokens get (immutable ids when in effect). */
+  subClaimPrefix: string;
 }
 
 /** The default subject template (reference.md): `repo:ORG/REPO:<context>`. */

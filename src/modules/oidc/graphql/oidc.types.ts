@@ -21,6 +21,7 @@ export class RepositorySubjectClaimTemplate {
   @Field({ description: 'Whether the default template is used.' }) useDefault!: boolean;
   @Field(() => [String], { description: 'The claim keys in effect (default, the organization\'s, or the repository\'s own).' }) includeClaimKeys!: string[];
   @Field({ description: 'Whether the subject uses immutable identifiers.' }) useImmutableSubject!: boolean;
+  @Field({ description: 'The `repo` part of the subject the repository\'s tokens get: repo:OWNER/REPO, or repo:OWNER@ID/REPO@ID with immutable identifiers.' }) subClaimPrefix!: string;
 }
 
 @InputType({ description: 'A custom property inclusion at enterprise level.' })
