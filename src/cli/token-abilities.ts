@@ -20,6 +20,8 @@ const SCOPE_WORDS: Record<Scope, string> = {
   repo: 'full repository access',
   public_repo: 'public repositories',
   security_events: 'security alerts',
+  'admin:org_hook': 'organization webhooks',
+  'admin:repo_hook': 'repository webhooks',
 };
 
 const PERMISSION_WORDS: Record<PermissionKey, string> = {
@@ -31,6 +33,8 @@ const PERMISSION_WORDS: Record<PermissionKey, string> = {
   attestations: 'attestations',
   dependency_alerts: 'dependency alerts',
   contents: 'contents (dependency snapshots, SBOM)',
+  organization_hooks: 'organization webhooks',
+  repository_hooks: 'repository webhooks',
 };
 
 const TYPE_WORDS: Record<TokenDeclaration['type'], string> = {

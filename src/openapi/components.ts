@@ -7,6 +7,7 @@ import { attestationCreatedSchema, attestationListSchema, attestationSchema } fr
 import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/dependency-graph.responses';
 import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
+import { deliveryDetailSchema, deliverySchema, hookSchema } from '../modules/webhooks/webhooks.responses';
 import { roleListSchema, roleSchema, roleTeamSchema, roleUserSchema } from '../modules/org-roles/org-roles.responses';
 
 type JsonSchema = Record<string, unknown>;
@@ -38,6 +39,9 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['DependencySbom', sbomSchema],
   ['DependencyBotRule', ruleSchema],
   ['DependencyBotPresets', presetsSchema],
+  ['Webhook', hookSchema],
+  ['WebhookDelivery', deliverySchema],
+  ['WebhookDeliveryDetail', deliveryDetailSchema],
   ['Error', errorBodySchema],
 ];
 

@@ -30,11 +30,13 @@ export interface TestAppOptions {
   logger?: Logger;
   /** CORS_ORIGINS (default `*`). */
   corsOrigins?: CorsOrigins;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=on (default off). */
+  webhookAllowPrivateTargets?: boolean;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const services = createServices(db, { rateLimits: options.rateLimits ?? false });
+  const services = createServices(db, { rateLimits: options.rateLimits ?? false, webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? false });
   const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }), ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}) });
   // One listening server per file: a stable origin, as a real client sees. Every REST
   // answer is checked against /openapi.json on the way out.
