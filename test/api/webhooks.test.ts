@@ -227,7 +227,7 @@ describe('deliveries', () => {
     }]);
     // The worker retries: a row no data version counts, seen at once, even with the ETag of the first answer.
     const second = await recordAttempt(t.db.knex, Number(ping.id));
-    const again = await t.http().get(deliveries).set(as(T.owner)).set('If-None-Match', listed.headers.etag);
+    const again = await t.http().get(deliveries).set(as(T.owner)).set('If-None-Match', String(listed.headers.etag));
     expect(again.status).toBe(200);
     expect(again.body.map((d: { id: number }) => d.id)).toEqual([second, first]);
     expect(again.body[0].guid).toBe(again.body[1].guid);
@@ -258,9 +258,9 @@ describe('deliveries', () => {
     const seen: number[] = [];
     let next: string | undefined = `${deliveries}?per_page=2`;
     while (next) {
-      const res = await t.http().get(next).set(as(T.owner));
-      seen.push(...res.body.map((d: { id: number }) => d.id));
-      const link = /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1];
+      const res: { body: Array<{ id: number }>; headers: Record<string, string> } = await t.http().get(next).set(as(T.owner));
+      seen.push(...res.body.map((d) => d.id));
+      const link: string | undefined = /<([^>]+)>; rel="next"/.exec(res.headers.link ?? '')?.[1];
       next = link ? new URL(link).pathname + new URL(link).search : undefined;
       if (next) expect(next).toContain('cursor=');
     }

@@ -1,5 +1,5 @@
 import { importEsm } from '../../src/shared/import-esm';
-import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, type Operation } from '../helpers/operations';
+import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, recordDemoDeliveries, type Operation } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 
 // Issue 18: the clients users already have, exactly as they come. @octokit/rest's generated
@@ -37,7 +37,10 @@ const asTheOriginalNamesIt = (op: Operation) => `${op.method} ${op.path.replace(
 const asTheOriginalParams = ({ svcsa_id: id, ...params }: Record<string, unknown>) => (id === undefined ? params : { ...params, ghsa_id: id });
 
 describe('@octokit/rest generated methods, with only baseUrl changed', () => {
-  beforeAll(() => t.services.world.load(demoWorld(), { replace: true }));
+  beforeAll(async () => {
+    await t.services.world.load(demoWorld(), { replace: true });
+    await recordDemoDeliveries(t.db.knex);
+  });
 
   // The current release lacks the OIDC property inclusions (#11–#16) and the auto-triage rules and presets (#32–#45).
   const WITHOUT_METHODS = [11, 12, 13, 14, 15, 16, ...Array.from({ length: 14 }, (_, i) => 32 + i)];

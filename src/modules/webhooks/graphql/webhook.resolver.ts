@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
 import { givenArgs, parseArgs } from '../../../graphql/arguments';
 import { neverCache } from '../../../graphql/cached-responses';
 import type { GraphQLContext } from '../../../graphql/context';
@@ -9,12 +9,12 @@ import { decodeCursor, encodeCursor, type KeysetColumn } from '../../../database
 import { Organization, Repository } from '../../accounts/graphql/account.types';
 import { DELIVERIES_LIST } from '../webhooks.store';
 import { HOOK_INPUT, deliveriesQuery, orgHookBody, orgHookPatchBody, repoHookBody, repoHookPatchBody } from '../webhooks.schemas';
-import { serializeHook } from '../webhooks.serializers';
+import { serializeDeliveryDetail, serializeHook } from '../webhooks.serializers';
 import type { HookScope } from '../webhooks.service';
 import type { DeliveryAttempt, Webhook as WebhookRecord } from '../webhooks.types';
 import {
   CreateWebhookInput, DeleteWebhookPayload, RedeliverWebhookDeliveryInput, RedeliverWebhookDeliveryPayload, UpdateWebhookInput, Webhook, WebhookConfigInput,
-  WebhookConnection, WebhookDelivery, WebhookDeliveryArgs, WebhookDeliveryConnection, WebhookPayload, WebhookRefInput,
+  WebhookConnection, WebhookDelivery, WebhookDeliveryArgs, WebhookDeliveryDetail, WebhookDeliveryConnection, WebhookPayload, WebhookRefInput,
 } from './webhook.types';
 
 const HOOKS_LIST = 'webhooks';
@@ -66,6 +66,12 @@ export class OrganizationWebhooks {
   async webhooks(@Root() org: Organization, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<Webhook>> {
     return hookConnection(ctx, { level: 'org', org: org.login }, args);
   }
+
+  @FieldResolver(() => Webhook, { nullable: true, description: 'One of the organization\'s webhooks, by id.' })
+  async webhook(@Root() org: Organization, @Arg('id', () => Int, { description: 'The hook\'s id.' }) id: number, @Ctx() ctx: GraphQLContext): Promise<Webhook> {
+    const scope: HookScope = { level: 'org', org: org.login };
+    return toWebhook(ctx.apiBase, scope, await ctx.services.webhooks.get(ctx.principal, scope, id));
+  }
 }
 
 @Resolver(() => Repository)
@@ -73,6 +79,12 @@ export class RepositoryWebhooks {
   @FieldResolver(() => WebhookConnection, { nullable: true, description: 'The repository\'s webhooks, oldest first (repository admins).' })
   async webhooks(@Root() repo: Repository, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<Webhook>> {
     return hookConnection(ctx, { level: 'repo', owner: repo.record.ownerLogin, repo: repo.name }, args);
+  }
+
+  @FieldResolver(() => Webhook, { nullable: true, description: 'One of the repository\'s webhooks, by id.' })
+  async webhook(@Root() repo: Repository, @Arg('id', () => Int, { description: 'The hook\'s id.' }) id: number, @Ctx() ctx: GraphQLContext): Promise<Webhook> {
+    const scope: HookScope = { level: 'repo', owner: repo.record.ownerLogin, repo: repo.name };
+    return toWebhook(ctx.apiBase, scope, await ctx.services.webhooks.get(ctx.principal, scope, id));
   }
 }
 
@@ -87,6 +99,17 @@ export class WebhookDeliveries {
     const { page, total } = await ctx.services.webhooks.deliveries(ctx.principal, hook.scope, hook.id, { perPage: q.per_page, after: q.cursor, status: q.status }, true);
     const items = window.perPage === 0 ? [] : page.items;
     return toConnection({ ...page, items }, (a) => encodeCursor(DELIVERIES_LIST, [a.id]), toDelivery, total ?? items.length);
+  }
+}
+
+@Resolver(() => Webhook)
+export class WebhookDeliveryDetails {
+  @FieldResolver(() => WebhookDeliveryDetail, { nullable: true, description: 'One delivery attempt, by id, with its request and response; always read fresh.' })
+  async delivery(@Root() hook: Webhook, @Arg('id', () => Int, { description: 'The attempt\'s id.' }) id: number, @Ctx() ctx: GraphQLContext): Promise<WebhookDeliveryDetail> {
+    neverCache(ctx);
+    const detail = await ctx.services.webhooks.delivery(ctx.principal, hook.scope, hook.id, id);
+    const rest = serializeDeliveryDetail(detail);
+    return { ...toDelivery(detail), request: rest.request, response: rest.response };
   }
 }
 

@@ -1,3 +1,4 @@
+import { GraphQLJSON } from 'graphql-scalars';
 import { ArgsType, Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, connectionOf } from '../../../graphql/relay';
 import type { HookScope } from '../webhooks.service';
@@ -25,6 +26,12 @@ export class WebhookDelivery {
   @Field(() => String, { nullable: true, description: 'The event\'s action.' }) action!: string | null;
   @Field(() => Int, { nullable: true, description: 'The repository the event is about.' }) repositoryId!: number | null;
   @Field({ description: 'Where it was sent.' }) url!: string;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'One delivery attempt with the request as sent and the response as received (bounded).' })
+export class WebhookDeliveryDetail extends WebhookDelivery {
+  @Field(() => GraphQLJSON, { description: '{headers, payload}: the payload parsed when it is JSON.' }) request!: unknown;
+  @Field(() => GraphQLJSON, { description: '{headers, payload}: headers null when no answer came.' }) response!: unknown;
 }
 
 export const WebhookDeliveryConnection = connectionOf('WebhookDelivery', WebhookDelivery, 'a hook\'s delivery attempts, newest first');
