@@ -332,6 +332,47 @@ describe('who may call', () => {
   });
 });
 
+describe('world files', () => {
+  const declared = (events: string[]) => ({
+    webhooks: [
+      { org: ORG, config: { url: 'https://hooks.example.com/world', secret: SECRET }, events, active: false },
+      { repository: PUBLIC, config: { url: 'https://hooks.example.com/world-repo', content_type: 'form', insecure_ssl: 1 } },
+    ],
+  });
+
+  it('load hooks by owner and config.url: loading twice changes nothing, a change updates the hook', async () => {
+    await t.load(declared(['security_advisory']));
+    const hooks = await t.db.knex('webhooks').where('url', 'like', 'https://hooks.example.com/world%').orderBy('id');
+    expect(hooks.map((h) => [h.url, h.content_type, h.insecure_ssl, h.secret, JSON.parse(h.events)])).toEqual([
+      ['https://hooks.example.com/world', 'json', '0', SECRET, ['security_advisory']],
+      ['https://hooks.example.com/world-repo', 'form', '1', null, ['dependency_bot_alert']],
+    ]);
+    const before = await hashTables(t.db.knex);
+    await t.load(declared(['security_advisory']));
+    expect(await hashTables(t.db.knex)).toEqual(before);
+    await t.load(declared(['*']));
+    const after = await t.db.knex('webhooks').where('url', 'https://hooks.example.com/world').first('id', 'events');
+    expect([after.id, JSON.parse(after.events)]).toEqual([hooks[0].id, ['*']]);
+    expect(await t.db.knex('webhook_deliveries').whereIn('hook_id', hooks.map((h) => h.id))).toEqual([]); // a world declares state, not events
+    const shown = await t.http().get(`${orgHooks}/${hooks[0].id}`).set(as(T.owner));
+    expect(shown.body.config.secret).toBe('********');
+  });
+
+  it.each([
+    [{ webhooks: [{ org: ORG, config: { url: RECEIVER }, events: ['push'] }] }, 'webhooks[0].events[0]'],
+    [{ webhooks: [{ org: ORG, repository: PUBLIC, config: { url: RECEIVER } }] }, 'webhooks[0]'],
+    [{ webhooks: [{ org: ORG, config: { url: 'ftp://hooks.example.com/' } }] }, 'webhooks[0].config.url'],
+    [{ webhooks: [{ org: 'no-such-org', config: { url: RECEIVER } }] }, 'webhooks[0]'],
+    [{ webhooks: [{ org: ORG, config: { url: RECEIVER, secret: 42 } }] }, 'webhooks[0].config.secret'],
+  ])('refuses %j naming %s, loading nothing', async (world, entry) => {
+    const before = await hashTables(t.db.knex);
+    const error = await t.load(world).then(() => undefined, (e: Error) => e);
+    expect(error?.message).toContain(entry);
+    expect(error?.message).not.toContain(SECRET);
+    expect(await hashTables(t.db.knex)).toEqual(before);
+  });
+});
+
 it('never shows a secret: not in any answer, log line or error message', async () => {
   const answers: string[] = [];
   const keep = <R extends { text: string }>(res: R) => { answers.push(res.text); return res; };

@@ -108,6 +108,14 @@ export class WebhooksStore {
     };
   }
 
+  /** Whether a hook's secret is this one (null: none), asked of the database without reading it out. */
+  async hasSecret(db: Executor, id: number, secret: string | null): Promise<boolean> {
+    const query = db('webhooks').where('id', id);
+    if (secret === null) query.whereNull('secret');
+    else query.where('secret', secret);
+    return (await query.first('id')) !== undefined;
+  }
+
   /** Deletes a hook; its queued deliveries and their attempts go with it (ON DELETE CASCADE). */
   async delete(trx: Knex.Transaction, id: number): Promise<void> {
     await trx('webhooks').where('id', id).delete();

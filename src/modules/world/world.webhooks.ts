@@ -30,7 +30,11 @@ export async function loadWebhooks(ctx: SectionContext, hooks: World['webhooks']
     if (reason !== null) fail(`${entry}.config.url`, reason);
     const existing = (await store.list(ctx.trx, owner)).find((h) => h.config.url === input.config.url);
     if (existing) {
-      await store.update(ctx.trx, existing, { active: input.active, events: input.events, config: input.config }, input.config.secret, ctx.now);
+      // Unchanged, it is left alone (its updated_at too): loading a world twice changes nothing.
+      const c = existing.config;
+      const same = existing.active === input.active && JSON.stringify(existing.events) === JSON.stringify(input.events)
+        && c.contentType === input.config.contentType && c.insecureSsl === input.config.insecureSsl && (await store.hasSecret(ctx.trx, existing.id, input.config.secret));
+      if (!same) await store.update(ctx.trx, existing, { active: input.active, events: input.events, config: input.config }, input.config.secret, ctx.now);
       continue;
     }
     if ((await store.lockAndCount(ctx.trx, owner)) >= MAX_HOOKS) {
