@@ -289,7 +289,7 @@ describe('deliveries', () => {
     const other = (await create(repoHooks(PRIVATE), { config: { url: RECEIVER } })).body;
     const [otherPing] = await queued(other.id);
     const foreign = await recordAttempt(t.db.knex, Number(otherPing.id));
-    for (const id of [999999, foreign]) {
+    for (const id of [999999, foreign, Number.MAX_SAFE_INTEGER]) {
       await expectRefusedUnchanged(() => t.http().post(`${deliveries}/${id}/attempts`).set(as(T.owner)), 404);
       expect((await t.http().get(`${deliveries}/${id}`).set(as(T.owner))).status).toBe(404);
     }

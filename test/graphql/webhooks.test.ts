@@ -42,6 +42,31 @@ describe('webhooks through GraphQL', () => {
     expect((await gql(t, DELETE, { token: T.owner, variables: { input: { owner: ORG, hookId: hook.id } } })).data.deleteWebhook).toEqual({ deletedWebhookId: hook.id });
   });
 
+  it('pages the webhooks connection forward and back, oldest first', async () => {
+    const created: number[] = [];
+    for (const n of [1, 2, 3]) {
+      const res = await gql(t, CREATE, { token: T.solo, variables: { input: { owner: 'wh-solo', repository: 'wh-own', config: { url: `https://hooks.example.com/page-${n}` }, active: false } } });
+      expect(res.errors).toBeUndefined();
+      created.push(res.data.createWebhook.webhook.id);
+    }
+    const page = `query($after: String, $before: String, $first: Int, $last: Int) { repository(owner: "wh-solo", name: "wh-own") {
+      webhooks(first: $first, after: $after, last: $last, before: $before) { totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { node { id } } } } }`;
+    const ids = (res: { data: any }) => res.data.repository.webhooks.edges.map((e: { node: { id: number } }) => e.node.id);
+    const first = await gql(t, page, { token: T.solo, variables: { first: 2 } });
+    expect(first.errors).toBeUndefined();
+    const all = (await gql(t, page, { token: T.solo, variables: { first: 100 } }));
+    expect(ids(all)).toEqual(created);
+    expect(ids(first)).toEqual(ids(all).slice(0, 2));
+    expect(first.data.repository.webhooks.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    const rest = await gql(t, page, { token: T.solo, variables: { first: 100, after: first.data.repository.webhooks.pageInfo.endCursor } });
+    expect(ids(rest)).toEqual(ids(all).slice(2));
+    expect(rest.data.repository.webhooks.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    const last = await gql(t, page, { token: T.solo, variables: { last: 1 } });
+    expect(ids(last)).toEqual([created[2]]);
+    const back = await gql(t, page, { token: T.solo, variables: { last: 1, before: last.data.repository.webhooks.pageInfo.startCursor } });
+    expect(ids(back)).toEqual([created[1]]);
+  });
+
   it('refuses bad input naming the field as GraphQL writes it, storing nothing', async () => {
     const before = await hashTables(t.db.knex);
     const bad = await gql(t, CREATE, { token: T.owner, variables: { input: { owner: OWNER, repository: NAME, config: { url: 'http://127.0.0.1/', contentType: 'xml' }, events: ['push'] } } });

@@ -22,8 +22,10 @@ export const repoPath = z.object({ owner: pathName, repo: pathName });
 const id = integerString({ min: 1 });
 export const orgHookPath = orgPath.extend({ hook_id: id });
 export const repoHookPath = repoPath.extend({ hook_id: id });
-export const orgDeliveryPath = orgHookPath.extend({ delivery_id: id });
-export const repoDeliveryPath = repoHookPath.extend({ delivery_id: id });
+/** Delivery attempt ids are 64-bit (bigIncrements): any whole number JavaScript holds exactly. */
+const deliveryId = integerString({ min: 1, max: Number.MAX_SAFE_INTEGER });
+export const orgDeliveryPath = orgHookPath.extend({ delivery_id: deliveryId });
+export const repoDeliveryPath = repoHookPath.extend({ delivery_id: deliveryId });
 
 /** The deliveries list: the original's `cursor` (from the Link header) and `status`. */
 export const deliveriesQuery = z.object({

@@ -13,9 +13,9 @@ const HOOK_COLUMNS = ['id', 'active', 'events', 'url', 'content_type', 'insecure
 const ATTEMPT_COLUMNS = ['id', 'delivery_id', 'guid', 'redelivery', 'delivered_at', 'duration', 'status', 'status_code', 'event', 'action', 'repo_id', 'url'];
 const DETAIL_COLUMNS = [...ATTEMPT_COLUMNS, 'request_headers', 'request_body', 'response_headers', 'response_body'];
 
-/** The deliveries list: newest first (attempt ids only grow). */
+/** The deliveries list: newest first (attempt ids only grow; 64-bit, so beyond int32 in time). */
 export const DELIVERIES_LIST = 'webhook-deliveries';
-const DELIVERY_COLUMNS: readonly KeysetColumn[] = [{ column: 'id', direction: 'desc', type: 'integer' }];
+const DELIVERY_COLUMNS: readonly KeysetColumn[] = [{ column: 'id', direction: 'desc', type: 'number' }];
 
 type Row = Record<string, any>;
 
