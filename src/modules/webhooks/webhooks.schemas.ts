@@ -14,8 +14,8 @@ export const HOOK_INPUT: InputContext = { resource: 'Hook', invalidStatus: 422 }
 
 /** Hooks per organization or repository (the original's limit per event and target): the lists need no pages. */
 export const MAX_HOOKS = 20;
-export const MAX_URL_LENGTH = 2048;
-export const MAX_SECRET_LENGTH = 255;
+const MAX_URL_LENGTH = 2048;
+const MAX_SECRET_LENGTH = 255;
 
 export const orgPath = z.object({ org: pathName });
 export const repoPath = z.object({ owner: pathName, repo: pathName });

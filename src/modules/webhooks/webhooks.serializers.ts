@@ -4,10 +4,10 @@ import { SECRET_MASK, type DeliveryAttempt, type DeliveryAttemptDetail, type Hoo
 
 // Domain → the REST shapes of webhooks.responses.ts. The ping payload shows a hook this way too.
 
-export type HookJson = z.output<typeof hookSchema>;
+type HookJson = z.output<typeof hookSchema>;
 
 /** A hook's API URL: `{base}/orgs/{org}/hooks/{id}` or `{base}/repos/{owner}/{repo}/hooks/{id}`. */
-export function hookApiUrl(apiBase: string, owner: HookOwner, id: number): string {
+function hookApiUrl(apiBase: string, owner: HookOwner, id: number): string {
   const at = owner.kind === 'org' ? `orgs/${encodeURIComponent(owner.login)}` : `repos/${encodeURIComponent(owner.owner)}/${encodeURIComponent(owner.name)}`;
   return `${apiBase}/${at}/hooks/${id}`;
 }

@@ -17,7 +17,7 @@ import type { DeliveryAttempt, DeliveryAttemptDetail, HookOwner, Webhook, Webhoo
 /** Which hooks a request names: an organization's, or a repository's. */
 export type HookScope = { level: 'org'; org: string } | { level: 'repo'; owner: string; repo: string };
 
-export type HookVerb = 'list' | 'create' | 'get' | 'update' | 'delete' | 'ping' | 'listDeliveries' | 'getDelivery' | 'redeliver';
+type HookVerb = 'list' | 'create' | 'get' | 'update' | 'delete' | 'ping' | 'listDeliveries' | 'getDelivery' | 'redeliver';
 
 /** The catalogue operation each verb is at each level: the one authorizing it. */
 export const HOOK_OPERATIONS: Record<HookScope['level'], Record<HookVerb, OperationName>> = {
@@ -31,7 +31,7 @@ export const HOOK_OPERATIONS: Record<HookScope['level'], Record<HookVerb, Operat
   },
 };
 
-export interface WebhooksDeps {
+interface WebhooksDeps {
   db: Knex;
   lookups: AuthorizedLookups;
   store: WebhooksStore;

@@ -11,8 +11,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const DEFAULT_EVENTS: readonly WebhookEvent[] = ['dependency_bot_alert'];
 
 export const CONTENT_TYPES = ['json', 'form'] as const;
-export type ContentType = (typeof CONTENT_TYPES)[number];
-export type InsecureSsl = '0' | '1';
+type ContentType = (typeof CONTENT_TYPES)[number];
+type InsecureSsl = '0' | '1';
 
 /** What a secret is shown as, when a hook has one: its value never leaves the database. */
 export const SECRET_MASK = '********';
