@@ -22,6 +22,7 @@ import { advisoriesRoutes } from './modules/advisories/advisories.routes';
 import { attestationsRoutes } from './modules/attestations/attestations.routes';
 import { MAX_BUNDLE_BYTES } from './modules/attestations/attestations.schemas';
 import { autoTriageRoutes } from './modules/auto-triage/auto-triage.routes';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { dependencyGraphRoutes } from './modules/dependency-graph/dependency-graph.routes';
 import { MAX_SNAPSHOT_BYTES } from './modules/dependency-graph/dependency-graph.schemas';
 import { dependencyAlertsRoutes } from './modules/dependency-alerts/alerts.routes';
@@ -111,6 +112,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(advisoriesRoutes());
   api.use(dependencyGraphRoutes());
   api.use(autoTriageRoutes());
+  api.use(webhooksRoutes());
   api.use(unknownRoute);
 
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in

@@ -50,6 +50,8 @@ import { EpssImporter } from './modules/advisories/epss-import';
 import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { RateLimitStore } from './rate-limits/rate-limit.store';
+import { WebhooksService } from './modules/webhooks/webhooks.service';
+import { WebhooksStore } from './modules/webhooks/webhooks.store';
 
 export interface ServiceOptions {
   /** The rate limits to hold callers to; false or absent: none (RATE_LIMITS=off). */
@@ -62,6 +64,8 @@ export interface ServiceOptions {
   oidcIssuer?: OidcIssuer;
   /** Milliseconds since the epoch, for OIDC token times and key ages (tests set it; default Date.now). */
   clock?: () => number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: hooks may point at loopback, private and link-local addresses (default off). */
+  webhookAllowPrivateTargets?: boolean;
 }
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -118,6 +122,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     policies: options.triagePolicies ?? triagePolicies,
   });
   const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine });
+  const webhooksStore = new WebhooksStore();
 
   const tokensAt = cachedTokenLookup(tokenStore);
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));
@@ -157,6 +162,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       advisories: () => new AdvisoriesService({
         db, authorizer, advisories: globalAdvisoryStore, advisoriesByIds: bound.references.advisoriesByIds, matchableRangesByIds: matchableRangesAt(versions),
       }),
+      webhooks: () => new WebhooksService({ db, lookups: bound.lookups, store: webhooksStore, allowPrivateTargets: options.webhookAllowPrivateTargets ?? false }),
     });
   });
 
@@ -172,6 +178,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     triagePolicies,
     world: new WorldLoader({
       db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore, autoTriage: autoTriageStore, alertEngine,
+      webhooks: webhooksStore,
     }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),

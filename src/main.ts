@@ -20,7 +20,9 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax, sqliteFastPaths: config.sqliteFastPaths });
   await migrateLatest(database);
   const oidcIssuer = new OidcIssuer(config.oidcIssuer);
-  const services = createServices(database, { rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, oidcIssuer });
+  const services = createServices(database, {
+    rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, oidcIssuer, webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
+  });
   await hooks.beforeListen?.(services);
   const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer, corsOrigins: config.corsOrigins });
   const server = await new Promise<Server>((resolve, reject) => {

@@ -132,6 +132,8 @@ export class Authorizer {
         const roles = await access.heldRoles(db, target.ownerId, userId);
         return roles.some((r) => r.name === SECURITY_MANAGER);
       }
+      case 'repoAdmin':
+        return target.kind === 'repo' && (await access.repoPermission(db, repoOf(target), userId)) === 'admin';
       case 'repoSecurityAdmin': {
         if (target.kind !== 'repo') return false;
         // An organization owner is an admin of each of its repositories (access.store.ts).
@@ -154,6 +156,7 @@ const CALLER_MESSAGES: Record<CallerRule, string> = {
   repoReader: 'You must have read access to the repository to perform this operation.',
   repoWriter: 'You must have write access to the repository to perform this operation.',
   repoAlertManager: 'You must have access to security alerts for the repository to perform this operation.',
+  repoAdmin: 'You must be a repository admin to perform this operation.',
   repoSecurityAdmin: 'You must be a repository admin, an organization owner or a security manager to perform this operation.',
   anyone: 'Anyone may perform this operation.', // never refused: the rule always holds
 };

@@ -2,6 +2,10 @@
 
 export const CLASSIC_SCOPES = [
   'admin:org', 'write:org', 'read:org', 'admin:enterprise', 'repo', 'public_repo', 'security_events',
+  // Webhooks (interfaces.md Part 2): implied by nothing and implying nothing, as in the original,
+  // where admin:org does not reach organization hooks. The original's narrower read:repo_hook and
+  // write:repo_hook are not offered: one scope per kind of hook, as interfaces.md gives them.
+  'admin:org_hook', 'admin:repo_hook',
 ] as const;
 export type Scope = (typeof CLASSIC_SCOPES)[number];
 
@@ -27,7 +31,7 @@ export function expandScopes(scopes: readonly Scope[]): ReadonlySet<Scope> {
 
 export const PERMISSION_KEYS = [
   'organization_custom_roles', 'members', 'organization_administration', 'enterprise_administration',
-  'actions', 'attestations', 'dependency_alerts', 'contents',
+  'actions', 'attestations', 'dependency_alerts', 'contents', 'organization_hooks', 'repository_hooks',
   'id_token',
 ] as const;
 export type PermissionKey = (typeof PERMISSION_KEYS)[number];

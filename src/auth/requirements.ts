@@ -11,6 +11,7 @@ export type CallerRule =
   | 'repoReader'
   | 'repoWriter'
   | 'repoAlertManager' // may see and triage security alerts of the repository
+  | 'repoAdmin' // a repository admin (organization owners are)
   | 'repoSecurityAdmin' // a repository admin (organization owners are), or a security manager of its organization
   | 'anyone'; // public reference data (the global advisory database): any caller, with or without a token
 

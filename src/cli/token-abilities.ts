@@ -20,6 +20,8 @@ const SCOPE_WORDS: Record<Scope, string> = {
   repo: 'full repository access',
   public_repo: 'public repositories',
   security_events: 'security alerts',
+  'admin:org_hook': 'organization webhooks',
+  'admin:repo_hook': 'repository webhooks',
 };
 
 const PERMISSION_WORDS: Record<PermissionKey, string> = {
@@ -32,6 +34,8 @@ const PERMISSION_WORDS: Record<PermissionKey, string> = {
   dependency_alerts: 'dependency alerts',
   contents: 'contents (dependency snapshots, SBOM)',
   id_token: 'OIDC tokens (mint)',
+  organization_hooks: 'organization webhooks',
+  repository_hooks: 'repository webhooks',
 };
 
 const TYPE_WORDS: Record<TokenDeclaration['type'], string> = {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { CLASSIC_SCOPES, PERMISSION_KEYS } from '../auth/grants';
 import { INPUT_PARSE_OPTIONS, problemOf } from '../shared/input-messages';
 import { createServices } from '../composition';
 import { tokenDeclarationSchema } from '../modules/world/world.schema';
@@ -61,9 +62,9 @@ export function registerToken(program: Command, output: Output): void {
     .option('--type <type>', 'token type: classic, oauth, fine_grained, app_user or installation', 'classic')
     .option('--user <login>', 'the user the token acts as (all types but installation)')
     .option('--app <name>', 'the app (installation, app_user)')
-    .option('--scopes <list>', 'classic/oauth scopes, comma-separated: admin:org, write:org, read:org, admin:enterprise, repo, public_repo, security_events')
+    .option('--scopes <list>', `classic/oauth scopes, comma-separated: ${CLASSIC_SCOPES.join(', ')}`)
     .option('--owner <name>', 'resource owner: organization login or enterprise slug (all types but classic/oauth)')
-    .option('--permissions <list>', 'permissions (all types but classic/oauth), comma-separated key:read or key:write; keys: organization_custom_roles, members, organization_administration, enterprise_administration, actions, attestations, dependency_alerts, contents, id_token')
+    .option('--permissions <list>', `permissions (all types but classic/oauth), comma-separated key:read or key:write; keys: ${PERMISSION_KEYS.join(', ')}`)
     .option('--repositories <list>', '"all" or repository names, comma-separated', 'all')
     .option('--expires-at <time>', 'expiry, ISO 8601 UTC, e.g. 2027-01-01T00:00:00Z (default: never)')
     .addOption(settingOption('DATABASE_URL'))

@@ -64,6 +64,14 @@ export function serveCachedGraphQLResponses(cache: ResponseCache, countCached: C
   };
 }
 
+/**
+ * Keeps this request's result out of the cache: for fields that read what moves no data version
+ * (webhook deliveries, written by workers all the time), so a cached answer could be stale.
+ */
+export function neverCache(context: { resultCapture?: GraphQLResultCapture | undefined }): void {
+  context.resultCapture = undefined;
+}
+
 /** Apollo's own serialization: the result's JSON and a newline. */
 const serialize = (result: FormattedExecutionResult) => `${JSON.stringify(result)}\n`;
 

@@ -11,6 +11,7 @@ import { RepositoryOidcTokens } from '../modules/oidc-tokens/graphql/oidc-tokens
 import { OrganizationRoleHolders, OrganizationRoleMutations, OrganizationRoles } from '../modules/org-roles/graphql/role.resolver';
 import { SecurityAdvisoryQueries } from '../modules/advisories/graphql/advisory.resolver';
 import { AutoTriageMutations, OrganizationAutoTriage, RepositoryAutoTriage } from '../modules/auto-triage/graphql/auto-triage.resolver';
+import { OrganizationWebhooks, RepositoryWebhooks, WebhookDeliveries, WebhookDeliveryDetails, WebhookMutations } from '../modules/webhooks/graphql/webhook.resolver';
 import { NodeQuery } from './node.resolver';
 
 export const RESOLVERS = [
@@ -22,6 +23,7 @@ export const RESOLVERS = [
   SecurityAdvisoryQueries,
   RepositoryDependencies, DependencySnapshotMutations,
   OrganizationAutoTriage, RepositoryAutoTriage, AutoTriageMutations,
+  OrganizationWebhooks, RepositoryWebhooks, WebhookDeliveries, WebhookDeliveryDetails, WebhookMutations,
 ] as const;
 
 let built: GraphQLSchema | undefined;

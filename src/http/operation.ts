@@ -8,11 +8,12 @@ import { restReadKey, serveCachedResponse } from './response-cache';
  * announces the scopes it accepts.
  */
 export function operation(name: OperationName): RequestHandler {
-  const { requirement } = OPERATIONS[name];
+  const { requirement, uncached = false } = OPERATIONS[name];
   const accepted = [...requirement.scopes, ...(requirement.publicScopes ?? [])].join(', ');
   return (req, res, next) => {
     res.locals.operation = name;
-    const readKey = restReadKey(req, res);
+    // No key, no cache: neither looked up nor stored, and the ETag is the bytes' (respond.ts).
+    const readKey = uncached ? undefined : restReadKey(req, res);
     if (readKey !== undefined) res.locals.readKey = readKey;
     res.setHeader('X-Accepted-OAuth-Scopes', accepted);
     next();
@@ -46,7 +47,8 @@ function servedAs(alias: string, path: string): RequestHandler {
 export function route(router: Router, name: OperationName, ...handlers: RequestHandler[]): void {
   const { method, path, aliases = [] } = OPERATIONS[name];
   for (const alias of aliases) router[method](expressPath(alias), servedAs(alias, path));
-  router[method](expressPath(path), operation(name), ...(method === 'get' ? [serveCachedResponse] : []), ...handlers);
+  const cached = method === 'get' && OPERATIONS[name].uncached !== true;
+  router[method](expressPath(path), operation(name), ...(cached ? [serveCachedResponse] : []), ...handlers);
 }
 
 /** Registers handlers for a URL an operation's answers link to (catalogue `linked`), under its name. */

@@ -76,6 +76,18 @@ export function setCursorLinks(req: Request, res: Response, edges: { next?: stri
   setLinkHeader(res, links);
 }
 
+/**
+ * Link for a list that pages forward only with one cursor parameter (the original's webhook
+ * deliveries: `cursor`): next, and first once past the first page.
+ */
+export function setNextCursorLinks(req: Request, res: Response, param: string, next: string | undefined): void {
+  const base = requestUrl(req, res);
+  const links: Array<[string, string]> = [];
+  if (next) links.push(['next', linkTo(base, { [param]: next })]);
+  if (base.searchParams.has(param)) links.push(['first', linkTo(base, { [param]: undefined })]);
+  setLinkHeader(res, links);
+}
+
 /** Bytes of `Link` a list answer keeps under: with its other headers, under the 16 KiB clients accept. */
 const MAX_LINK_HEADER_BYTES = 12 * 1024;
 

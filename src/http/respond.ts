@@ -39,6 +39,6 @@ function bytesEtag(parts: readonly Buffer[], length: number): string {
   return `W/"${length.toString(16)}-${hash.digest('base64').substring(0, 27)}"`;
 }
 
-export function sendEmpty(res: Response, status: 201 | 204): void {
+export function sendEmpty(res: Response, status: 201 | 202 | 204): void {
   res.status(status).end();
 }

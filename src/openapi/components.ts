@@ -8,6 +8,7 @@ import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/d
 import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
 import { mintedTokenSchema, tokenPreviewSchema } from '../modules/oidc-tokens/oidc-tokens.responses';
+import { deliveryDetailSchema, deliverySchema, hookSchema } from '../modules/webhooks/webhooks.responses';
 import { roleListSchema, roleSchema, roleTeamSchema, roleUserSchema } from '../modules/org-roles/org-roles.responses';
 
 type JsonSchema = Record<string, unknown>;
@@ -41,6 +42,9 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['DependencySbom', sbomSchema],
   ['DependencyBotRule', ruleSchema],
   ['DependencyBotPresets', presetsSchema],
+  ['Webhook', hookSchema],
+  ['WebhookDelivery', deliverySchema],
+  ['WebhookDeliveryDetail', deliveryDetailSchema],
   ['Error', errorBodySchema],
 ];
 

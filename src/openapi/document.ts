@@ -94,6 +94,7 @@ const CALLER_WORDS: Record<CallerRule, string> = {
   repoReader: 'someone who can read the repository',
   repoWriter: 'someone who can write to the repository',
   repoAlertManager: 'someone who may see and triage the repository\'s security alerts (writers, maintainers, admins, organization owners and security managers)',
+  repoAdmin: 'an admin of the repository (owners of its organization are)',
   repoSecurityAdmin: 'an admin of the repository, an owner of its organization, or a security manager of its organization',
   anyone: 'anyone, with or without a token',
 };
@@ -175,6 +176,7 @@ const TAG_DESCRIPTIONS: Record<OperationTag, string> = {
   advisories: 'The global advisory database: security advisories imported from the public OSV format, searchable by package and version, without a token.',
   'dependency-graph': 'Dependency graph: submit what a repository depends on (a snapshot from CI) and export its current dependencies as an SPDX SBOM.',
   'auto-triage': 'Auto-triage: rules and presets of organizations and repositories that dismiss dependency alerts by themselves, and reopen them when they no longer match.',
+  webhooks: 'Webhooks: organization and repository hooks that receive dependency alert and advisory events as signed HTTP POSTs, their pings, and the log of their deliveries with redelivery.',
 };
 
 /** The OpenAPI 3.1 description of the REST API (spec §4, operations #1–#27). */

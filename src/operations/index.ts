@@ -6,6 +6,7 @@ import { DEPENDENCY_GRAPH_OPERATIONS } from './dependency-graph';
 import { OIDC_OPERATIONS } from './oidc';
 import type { Operation } from './operation';
 import { ORG_ROLE_OPERATIONS } from './org-roles';
+import { WEBHOOK_OPERATIONS } from './webhooks';
 
 // The one catalogue of the REST API's operations, by name. Routes register from it
 // (http/operation.ts), the authorizer reads its requirements, /openapi.json is generated
@@ -21,6 +22,7 @@ const CATALOGUE = {
   ...ADVISORY_OPERATIONS,
   ...DEPENDENCY_GRAPH_OPERATIONS,
   ...AUTO_TRIAGE_OPERATIONS,
+  ...WEBHOOK_OPERATIONS,
 };
 
 export type OperationName = keyof typeof CATALOGUE;

@@ -7,7 +7,7 @@ import type { Requirement } from '../auth/requirements';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The groups of the API description (its tags), in the order it lists them. */
-export const OPERATION_TAGS = ['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph', 'auto-triage'] as const;
+export const OPERATION_TAGS = ['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph', 'auto-triage', 'webhooks'] as const;
 export type OperationTag = (typeof OPERATION_TAGS)[number];
 
 export interface OperationDocs {
@@ -35,7 +35,7 @@ export interface Operation {
    * described on their own (#22's `bundle_url`), by name.
    */
   linked?: Readonly<Record<string, string>>;
-  success: 200 | 201 | 204;
+  success: 200 | 201 | 202 | 204;
   /**
    * The schemas the route parses with (the same objects, never copies). A body may end in a
    * transform into its domain type: it is documented as the JSON it accepts.
@@ -51,6 +51,12 @@ export interface Operation {
    * against the write rate limit (app.ts).
    */
   readsOnly?: true;
+  /**
+   * A read never served from the response cache (nor given an ETag by data version): what it
+   * shows is written without moving data_versions (webhook deliveries, which workers write all
+   * the time), so a cached answer could be stale.
+   */
+  uncached?: boolean;
   /** Bytes of query string accepted as sent, where more than src/http/query-length.ts's default must fit. */
   maxQueryBytes?: number;
 }

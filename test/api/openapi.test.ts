@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { OPERATIONS as CATALOGUE, OPERATION_LIST } from '../../src/operations';
 import { OpenApiValidator, assertDocumented } from '../helpers/openapi-validator';
-import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, type Operation } from '../helpers/operations';
+import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, recordDemoDeliveries, type Operation } from '../helpers/operations';
 import { sendOperation, sendToMissingOwner, type SendOverrides } from '../helpers/send-operation';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { USER_TEXT_LEAKS } from '../helpers/user-text';
@@ -22,6 +22,7 @@ let workDir: string;
 beforeAll(async () => {
   t = await createTestApp();
   await t.load(demoWorld());
+  await recordDemoDeliveries(t.db.knex);
   const res = await t.http().get('/openapi.json');
   document = res.body;
   validator = new OpenApiValidator(document);
@@ -203,7 +204,7 @@ describe('real responses match the description', () => {
 it('speaks to users: no spec section or operation numbers, no files they do not have', async () => {
   expect(JSON.stringify(document)).not.toMatch(USER_TEXT_LEAKS);
   const tags = document.tags as Array<{ name: string; description: string }>;
-  expect(tags.map((tag) => tag.name)).toEqual(['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph', 'auto-triage']);
+  expect(tags.map((tag) => tag.name)).toEqual(['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph', 'auto-triage', 'webhooks']);
   for (const tag of tags) expect(tag.description.length).toBeGreaterThan(40);
   for (const page of ['/docs/', '/graphiql/', '/graphql']) {
     const res = await t.http().get(page).set('Accept', 'text/html');

@@ -92,7 +92,7 @@ describe('the start banner', () => {
         return block.slice(start, end === -1 ? undefined : end).map((line) => line.trim()).join(' ').replace(/\s+/g, ' ');
       };
       expect(entry('svc_demo_alice_owner')).toBe(
-        'svc_demo_alice_owner alice: owner of acme-corp, acme-labs; enterprise owner of acme classic token: administer organizations, administer enterprises, full repository access');
+        'svc_demo_alice_owner alice: owner of acme-corp, acme-labs; enterprise owner of acme classic token: administer organizations, administer enterprises, full repository access, organization webhooks, repository webhooks');
       expect(entry('svc_demo_dave_outside')).toBe(
         'svc_demo_dave_outside dave: outside read collaborator on acme-corp/api (private) classic token: full repository access');
       expect(entry('svc_demo_carol_role_reader')).toContain('carol: member of acme-corp; roles all_repo_read, Role reader, Auditor in acme-corp');

@@ -1,6 +1,7 @@
 import { importEsm } from '../../src/shared/import-esm';
-import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, type Operation } from '../helpers/operations';
+import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, recordDemoDeliveries, type Operation } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
+import { recordAttempt } from '../helpers/webhooks-world';
 
 // Issue 18: the clients users already have, exactly as they come. @octokit/rest's generated
 // methods with only baseUrl changed (no version header, Octokit's own Accept and user agent),
@@ -37,7 +38,10 @@ const asTheOriginalNamesIt = (op: Operation) => `${op.method} ${op.path.replace(
 const asTheOriginalParams = ({ svcsa_id: id, ...params }: Record<string, unknown>) => (id === undefined ? params : { ...params, ghsa_id: id });
 
 describe('@octokit/rest generated methods, with only baseUrl changed', () => {
-  beforeAll(() => t.services.world.load(demoWorld(), { replace: true }));
+  beforeAll(async () => {
+    await t.services.world.load(demoWorld(), { replace: true });
+    await recordDemoDeliveries(t.db.knex);
+  });
 
   // The current release lacks the OIDC property inclusions (#11–#16) and the auto-triage rules and presets (#32–#45).
   const WITHOUT_METHODS = [11, 12, 13, 14, 15, 16, ...Array.from({ length: 14 }, (_, i) => 32 + i)];
@@ -104,6 +108,43 @@ describe('@octokit/rest generated methods, with only baseUrl changed', () => {
     expect(failure).toMatchObject({ name: 'HttpError', status: 401 });
     const missing = await restClient().rest.dependabot.getAlert({ owner: 'acme-corp', repo: 'api', alert_number: 999_999 }).catch((error: any) => error);
     expect(missing).toMatchObject({ name: 'HttpError', status: 404 });
+  });
+});
+
+describe('webhooks through @octokit/rest (orgs.*Webhook*, repos.*Webhook*), with only baseUrl changed', () => {
+  it('creates, pings, lists and reads deliveries, redelivers, updates and deletes', async () => {
+    await t.services.world.load(demoWorld(), { replace: true });
+    const octokit = restClient();
+    const { data: hook, status } = await octokit.rest.orgs.createWebhook({ org: 'acme-corp', name: 'web', config: { url: 'https://hooks.example.com/octokit', secret: 'octokit-secret-3Fp8' }, events: ['*'] });
+    expect(status).toBe(201);
+    expect(hook).toMatchObject({ type: 'Organization', name: 'web', active: true, events: ['*'], config: { secret: '********' } });
+    expect((await octokit.rest.orgs.getWebhook({ org: 'acme-corp', hook_id: hook.id })).data).toEqual(hook);
+    expect((await octokit.rest.orgs.pingWebhook({ org: 'acme-corp', hook_id: hook.id })).status).toBe(204);
+    // The worker's attempts (its own module makes them): one per queued ping.
+    const queued = await t.db.knex('webhook_deliveries').where('hook_id', hook.id).orderBy('id');
+    for (const row of queued) await recordAttempt(t.db.knex, Number(row.id));
+    const deliveries = await octokit.paginate(octokit.rest.orgs.listWebhookDeliveries, { org: 'acme-corp', hook_id: hook.id, per_page: 1 });
+    expect(deliveries.map((d: { event: string }) => d.event)).toEqual(['ping', 'ping']);
+    const { data: delivery } = await octokit.rest.orgs.getWebhookDelivery({ org: 'acme-corp', hook_id: hook.id, delivery_id: deliveries[0].id });
+    expect(delivery.request.payload).toMatchObject({ hook_id: hook.id, hook: { id: hook.id } });
+    expect((await octokit.rest.orgs.redeliverWebhookDelivery({ org: 'acme-corp', hook_id: hook.id, delivery_id: deliveries[0].id })).status).toBe(202);
+    const { data: updated } = await octokit.rest.orgs.updateWebhook({ org: 'acme-corp', hook_id: hook.id, active: false, events: ['dependency_bot_alert'] });
+    expect(updated).toMatchObject({ id: hook.id, active: false, events: ['dependency_bot_alert'] });
+    expect((await octokit.rest.orgs.deleteWebhook({ org: 'acme-corp', hook_id: hook.id })).status).toBe(204);
+    expect((await octokit.rest.orgs.listWebhooks({ org: 'acme-corp' })).data.map((h: { id: number }) => h.id)).not.toContain(hook.id);
+  });
+
+  it('repository hooks take add_events and remove_events; a refusal is an HttpError naming the field', async () => {
+    await t.services.world.load(demoWorld(), { replace: true });
+    const octokit = restClient();
+    const { data: hook } = await octokit.rest.repos.createWebhook({ owner: 'acme-corp', repo: 'api', config: { url: 'https://hooks.example.com/octokit-repo' } });
+    const { data: updated } = await octokit.rest.repos.updateWebhook({ owner: 'acme-corp', repo: 'api', hook_id: hook.id, add_events: ['security_advisory'] });
+    expect(updated.events).toEqual(['dependency_bot_alert', 'security_advisory']);
+    expect((await octokit.rest.repos.listWebhookDeliveries({ owner: 'acme-corp', repo: 'api', hook_id: hook.id })).data).toEqual([]);
+    const refused = await octokit.rest.repos.createWebhook({ owner: 'acme-corp', repo: 'api', config: { url: 'https://hooks.example.com/x' }, events: ['push'] }).catch((error: any) => error);
+    expect(refused).toMatchObject({ name: 'HttpError', status: 422 });
+    expect(refused.response.data.errors[0].field).toBe('events.0');
+    await octokit.rest.repos.deleteWebhook({ owner: 'acme-corp', repo: 'api', hook_id: hook.id });
   });
 });
 

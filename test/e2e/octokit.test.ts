@@ -1,7 +1,7 @@
 import { DEFAULT_RATE_LIMIT_POLICY } from '../../src/rate-limits/rate-limit.policy';
 import { API_VERSION } from '../../src/http/api-version';
 import { loadOctokit, orgsecClient, type OctokitClasses } from '../helpers/octokit';
-import { DEMO_OWNER_TOKEN, DEMO_SUBJECT_DIGEST, OPERATIONS, demoWorld } from '../helpers/operations';
+import { DEMO_OWNER_TOKEN, DEMO_SUBJECT_DIGEST, OPERATIONS, demoWorld, recordDemoDeliveries } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 
 // Issue 9: a real client. @octokit/core with its paginate, throttling and retry plugins,
@@ -29,7 +29,10 @@ async function failure(request: Promise<unknown>): Promise<{ name: string; statu
 }
 
 describe('every operation through octokit.request', () => {
-  beforeAll(() => t.services.world.load(demoWorld(), { replace: true }));
+  beforeAll(async () => {
+    await t.services.world.load(demoWorld(), { replace: true });
+    await recordDemoDeliveries(t.db.knex);
+  });
 
   // In the spec's order: each write's sample is valid in the world its predecessors leave.
   it.each(OPERATIONS.map((op) => [`#${op.number} ${op.method} ${op.path}`, op] as const))('%s', async (_title, op) => {

@@ -129,6 +129,7 @@ export class AccessOracle {
       case 'repoReader': return atLeast('read') || !this.isPrivateRepo(target);
       case 'repoWriter': return atLeast('write');
       case 'repoAlertManager': return atLeast('write') || holdsSecurityManager;
+      case 'repoAdmin': return atLeast('admin');
       case 'repoSecurityAdmin': return atLeast('admin') || holdsSecurityManager;
       case 'anyone': return true;
     }

@@ -1,7 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { OPERATION_LIST, type OperationName, type OperationTag } from '../../src/operations';
+import type { Knex } from 'knex';
 import { z } from 'zod';
+import { withTransaction } from '../../src/database/transaction';
+import { queuePing } from '../../src/modules/webhooks/webhook-queue';
+import { recordAttempt } from './webhooks-world';
 
 // The spec's 27 operations as the catalogue (src/operations) gives them, each with a valid
 // request in the bundled demo world (db/demo-world.json) made with DEMO_OWNER_TOKEN. Tests
@@ -39,7 +43,7 @@ export function demoWorld(): Record<string, unknown> & { attestations: Array<{ r
   return JSON.parse(fs.readFileSync(DEMO_WORLD_PATH, 'utf8'));
 }
 
-/** alice: owner of acme-corp and of the enterprise acme; scopes admin:org, admin:enterprise, repo. */
+/** alice: owner of acme-corp and of the enterprise acme; scopes admin:org, admin:enterprise, repo, admin:org_hook, admin:repo_hook. */
 export const DEMO_OWNER_TOKEN = 'svc_demo_alice_owner';
 /** The subject of the demo world's attestation (on acme-corp/web). */
 export const DEMO_SUBJECT_DIGEST = 'sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548';
@@ -113,9 +117,42 @@ const SAMPLES: Record<OperationName, OperationSample> = {
   getRepoDependencyBotPresets: { params: api, ...none },
   setRepoDependencyBotPresets: { params: api, query: {}, body: { low_impact_development: null } },
 
+  // The demo world's hooks: 1 is acme-corp's, 2 acme-corp/api's; each has delivery attempt 1 or 2
+  // once recordDemoDeliveries has run. The created ones (3, 4) are the ones deleted.
+  listOrgWebhooks: { params: acme, ...none },
+  createOrgWebhook: { params: acme, query: {}, body: { name: 'web', config: { url: 'https://hooks.example.com/acme-corp/audit', secret: 'sample-secret-8Hq3' }, events: ['*'] } },
+  getOrgWebhook: { params: { ...acme, hook_id: '1' }, ...none },
+  updateOrgWebhook: { params: { ...acme, hook_id: '1' }, query: {}, body: { events: ['dependency_bot_alert'], config: { insecure_ssl: '0' } } },
+  deleteOrgWebhook: { params: { ...acme, hook_id: '3' }, ...none },
+  pingOrgWebhook: { params: { ...acme, hook_id: '1' }, ...none },
+  listOrgWebhookDeliveries: { params: { ...acme, hook_id: '1' }, query: { per_page: '10' } },
+  getOrgWebhookDelivery: { params: { ...acme, hook_id: '1', delivery_id: '1' }, ...none },
+  redeliverOrgWebhookDelivery: { params: { ...acme, hook_id: '1', delivery_id: '1' }, ...none },
+  listRepoWebhooks: { params: api, ...none },
+  createRepoWebhook: { params: api, query: {}, body: { config: { url: 'https://hooks.example.com/acme-corp/api-audit', content_type: 'form' } } },
+  getRepoWebhook: { params: { ...api, hook_id: '2' }, ...none },
+  updateRepoWebhook: { params: { ...api, hook_id: '2' }, query: {}, body: { add_events: ['security_advisory'] } },
+  deleteRepoWebhook: { params: { ...api, hook_id: '4' }, ...none },
+  pingRepoWebhook: { params: { ...api, hook_id: '2' }, ...none },
+  listRepoWebhookDeliveries: { params: { ...api, hook_id: '2' }, query: { per_page: '10' } },
+  getRepoWebhookDelivery: { params: { ...api, hook_id: '2', delivery_id: '2' }, ...none },
+  redeliverRepoWebhookDelivery: { params: { ...api, hook_id: '2', delivery_id: '2' }, ...none },
   mintOidcToken: { params: api, query: {}, body: { audience: 'sts.amazonaws.com', context: { event_name: 'push', ref: 'refs/heads/main', sha: 'c'.repeat(40), workflow: 'deploy', actor: 'alice' } } },
   previewOidcToken: { params: api, query: {}, body: { context: { event_name: 'pull_request', ref: 'refs/pull/12/merge', sha: 'c'.repeat(40), workflow: 'ci', actor: 'bob' } } },
 };
+
+/**
+ * What the demo world cannot declare and the webhook samples need: one delivery attempt of each
+ * demo hook (attempt 1 of hook 1, attempt 2 of hook 2), as the delivery worker records them.
+ * Call it after loading the demo world, before sending the samples.
+ */
+export async function recordDemoDeliveries(knex: Knex): Promise<void> {
+  for (const hookId of [1, 2]) {
+    const repo = await knex('webhooks').where('id', hookId).first('repo_id');
+    const deliveryId = await withTransaction(knex, (trx) => queuePing(trx, { hookId, repoId: repo.repo_id ?? null, hookJson: { id: hookId } }));
+    await recordAttempt(knex, deliveryId);
+  }
+}
 
 /** The JSON fields a body schema accepts (through a transform into its domain type too). */
 function bodyShapeOf(body: (typeof OPERATION_LIST)[number]['request']['body']): object {

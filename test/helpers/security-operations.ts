@@ -5,7 +5,10 @@ import type { TargetKind } from '../../src/auth/requirements';
 import type { Target } from './access-oracle';
 import { fillPath } from './operations';
 import type { Knex } from 'knex';
-import { MATRIX_RULE, NEWCOMER, RULE_OWNERS, SCRATCH_TEAM, addProperty, deleteProperty, ruleIdOf, type Caller } from './security-world';
+import { HOOK_OWNERS, MATRIX_HOOK, MATRIX_RULE, NEWCOMER, RULE_OWNERS, SCRATCH_TEAM, addProperty, deleteProperty, hookIdOf, ruleIdOf, type Caller } from './security-world';
+import { withTransaction } from '../../src/database/transaction';
+import { queuePing } from '../../src/modules/webhooks/webhook-queue';
+import { recordAttempt } from './webhooks-world';
 
 // The spec's 27 operations (the catalogue, src/operations) as the security tests send them in
 // the security world (security-world.ts): a path for any target of the operation's kind, and
@@ -40,7 +43,7 @@ function pathParams(target: Target, caller: Caller): Record<string, string> {
   const owner = target.kind === 'org' ? { org: target.login } : target.kind === 'enterprise' ? { enterprise: target.slug } : { owner: target.owner, repo: target.name };
   return {
     ...owner, team_slug: SCRATCH_TEAM, username: NEWCOMER, role_id: String(ROLE), custom_property_name: deleteProperty(caller), subject_digest: DIGEST, alert_number: '1',
-    rule_id: String(ruleIdOf(target)),
+    rule_id: String(ruleIdOf(target)), hook_id: String(hookIdOf(target)), delivery_id: String(hookIdOf(target)),
   };
 }
 
@@ -65,7 +68,57 @@ const BODIES: Partial<Record<OperationName, (caller: Caller) => object>> = {
   updateRepoDependencyBotRule: () => ({ name: MATRIX_RULE.name }),
   setOrgDependencyBotPresets: () => ({ low_impact_development: null }),
   setRepoDependencyBotPresets: () => ({ low_impact_development: null }),
+  // Hooks of their own, inactive (every allowed caller adds one: within the limit of 20); updates change only updated_at.
+  createOrgWebhook: (c) => ({ name: 'web', config: { url: `https://hooks.example.com/${c.key}` }, active: false }),
+  createRepoWebhook: (c) => ({ config: { url: `https://hooks.example.com/${c.key}` }, active: false }),
+  updateOrgWebhook: () => ({ active: false }),
+  updateRepoWebhook: () => ({ active: false }),
 };
+
+/** The id of a target's hook in the database, or undefined for a missing target's. */
+async function declaredHook(knex: Knex, target: Target): Promise<{ id: number; owner: { org_id: number } | { repo_id: number } } | undefined> {
+  const id = hookIdOf(target);
+  const declared = HOOK_OWNERS[id - 1];
+  if (declared === undefined || JSON.stringify(declared.target) !== JSON.stringify(target)) return undefined;
+  const owner = target.kind === 'org'
+    ? { org_id: (await knex('accounts').where('login', target.login).first('id')).id }
+    : target.kind === 'repo'
+      ? { repo_id: (await knex('repositories as r').join('accounts as a', 'a.id', 'r.owner_id').where({ 'a.login': target.owner, 'r.name': target.name }).first('r.id')).id }
+      : undefined;
+  return owner ? { id, owner } : undefined;
+}
+
+/**
+ * What the world cannot declare: each declared hook's first delivery (a ping) and its one
+ * attempt, ids equal to the hook's. Call after loading the security world on a fresh database.
+ */
+export async function recordMatrixDeliveries(knex: Knex): Promise<void> {
+  for (const { target } of HOOK_OWNERS) {
+    const hook = (await declaredHook(knex, target))!;
+    const repoId = 'repo_id' in hook.owner ? hook.owner.repo_id : null;
+    const deliveryId = await withTransaction(knex, (trx) => queuePing(trx, { hookId: hook.id, repoId, hookJson: { id: hook.id } }));
+    if (deliveryId !== hook.id || (await recordAttempt(knex, deliveryId)) !== hook.id) throw new Error('recordMatrixDeliveries needs a fresh database');
+  }
+}
+
+/** A deleted target hook, inserted again with its id, its first delivery and that delivery's attempt (a delete cascades to them). */
+export async function restoreHook(knex: Knex, target: Target): Promise<void> {
+  const hook = await declaredHook(knex, target);
+  if (!hook || (await knex('webhooks').where('id', hook.id).first('id'))) return;
+  const now = '2026-03-01T00:00:00Z';
+  await knex('webhooks').insert({
+    id: hook.id, ...hook.owner, name: 'web', active: MATRIX_HOOK.active, events: JSON.stringify(MATRIX_HOOK.events), url: MATRIX_HOOK.config.url,
+    content_type: 'json', secret: null, insecure_ssl: '0', created_at: now, updated_at: now,
+  });
+  const repoId = 'repo_id' in hook.owner ? hook.owner.repo_id : null;
+  await knex('webhook_deliveries').insert({
+    id: hook.id, hook_id: hook.id, event: 'ping', repo_id: repoId, payload: '{}', state: 'pending', attempts: 0, next_attempt_at: 0, created_at: now, created_ms: 0,
+  });
+  await recordAttempt(knex, hook.id).then(async (attemptId) => {
+    // The attempt takes the id the deleted one had.
+    await knex('webhook_delivery_attempts').where('id', attemptId).update({ id: hook.id });
+  });
+}
 
 /** A deleted target rule, inserted again with its id (ids are never reused otherwise). */
 export async function restoreRule(knex: Knex, target: Target): Promise<void> {
@@ -88,6 +141,8 @@ export async function restoreRule(knex: Knex, target: Target): Promise<void> {
 const RESTORES: Partial<Record<OperationName, SecurityOperation['restore']>> = {
   deleteOrgDependencyBotRule: restoreRule,
   deleteRepoDependencyBotRule: restoreRule,
+  deleteOrgWebhook: restoreHook,
+  deleteRepoWebhook: restoreHook,
 };
 
 /**

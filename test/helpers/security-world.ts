@@ -56,7 +56,7 @@ export const ADVISORY = 'SVCSA-sec-0001';
 const ALL_SCOPES = [...CLASSIC_SCOPES];
 const ALL_WRITE: Permissions = {
   organization_custom_roles: 'write', members: 'write', organization_administration: 'write', enterprise_administration: 'write',
-  actions: 'write', attestations: 'write', dependency_alerts: 'write', contents: 'write',
+  actions: 'write', attestations: 'write', dependency_alerts: 'write', contents: 'write', organization_hooks: 'write', repository_hooks: 'write',
 };
 const ALL_READ: Permissions = Object.fromEntries(Object.keys(ALL_WRITE).map((key) => [key, 'read']));
 
@@ -169,6 +169,15 @@ export function ruleIdOf(target: Target): number {
   return at < 0 ? 1 : at + 1;
 }
 
+/**
+ * The hook of each target the hook operations are tried on, declared in the rules' order, so on a
+ * fresh database the hook of the n-th owner has id n, and (recordMatrixDeliveries) its one
+ * delivery attempt id n too; a missing target names hook 1.
+ */
+export const HOOK_OWNERS = RULE_OWNERS;
+export const MATRIX_HOOK = { config: { url: 'https://hooks.example.com/matrix' }, events: ['dependency_bot_alert'], active: false } as const;
+export const hookIdOf = ruleIdOf;
+
 const alert = (repo: { owner: string; name: string }, number: number) => ({
   repository: `${repo.owner}/${repo.name}`, number, advisory: ADVISORY, package: { ecosystem: 'npm', name: 'left-pad' },
   manifest_path: 'package-lock.json', state: 'open', created_at: '2026-02-01T10:00:00Z', updated_at: '2026-02-01T10:00:00Z', assignees: [],
@@ -223,6 +232,7 @@ export function securityWorld() {
       alert(REPO.foreign, 1), alert(REPO.foreign, 2), alert(REPO.foreign, 3),
     ],
     dependency_bot_rules: RULE_OWNERS.map((o) => ({ ...o.declared, ...MATRIX_RULE })),
+    webhooks: HOOK_OWNERS.map((o) => ({ ...o.declared, ...MATRIX_HOOK, events: [...MATRIX_HOOK.events] })),
     oidc: {
       enterprise_property_inclusions: [ENT, OTHER_ENT].flatMap((enterprise) => deletable.map((custom_property_name) => ({ enterprise, custom_property_name }))),
       organization_property_inclusions: [ORG, OTHER_ORG].flatMap((org) => deletable.map((custom_property_name) => ({ org, custom_property_name }))),

@@ -35,12 +35,16 @@ export interface TestAppOptions {
   oidcIssuer?: string;
   /** The services' clock (OIDC token times, key ages); default Date.now. */
   clock?: () => number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=on (default off). */
+  webhookAllowPrivateTargets?: boolean;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const oidcIssuer = new OidcIssuer(options.oidcIssuer);
-  const services = createServices(db, { rateLimits: options.rateLimits ?? false, oidcIssuer, ...(options.clock ? { clock: options.clock } : {}) });
+  const services = createServices(db, {
+    rateLimits: options.rateLimits ?? false, oidcIssuer, ...(options.clock ? { clock: options.clock } : {}), webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? false,
+  });
   const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }), ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}) });
   // One listening server per file: a stable origin, as a real client sees. Every REST
   // answer is checked against /openapi.json on the way out.

@@ -2,6 +2,7 @@ import { StoreAuthorizedLookups } from '../../src/modules/accounts/authorized-lo
 import { AccountsStore } from '../../src/modules/accounts/accounts.store';
 import type { AlertReevaluation } from '../../src/modules/alert-engine/alert-reevaluation';
 import { AutoTriageService } from '../../src/modules/auto-triage/auto-triage.service';
+import { WebhooksStore } from '../../src/modules/webhooks/webhooks.store';
 import { AutoTriageStore } from '../../src/modules/auto-triage/auto-triage.store';
 import type { TriageFacts, TriagePolicies } from '../../src/modules/auto-triage/triage-policy';
 import { createServices, type Services } from '../../src/composition';
@@ -142,7 +143,7 @@ describe('AutoTriageService re-evaluates what a write reaches, in the write\'s t
   it('a world file\'s rules and presets re-evaluate the repositories they reach, in the load\'s transaction', async () => {
     const loader = new WorldLoader({
       db: db.knex, accounts: new AccountsStore(), roles: new OrgRolesStore(), tokens: services.tokens, attestations: new AttestationsStore(),
-      alerts: new AlertsStore(), snapshots: new DependencySnapshotsStore(), autoTriage: store,
+      alerts: new AlertsStore(), snapshots: new DependencySnapshotsStore(), autoTriage: store, webhooks: new WebhooksStore(),
       // This world holds no snapshot: only the rules' re-evaluation may be asked for.
       alertEngine: { ...recording, afterSnapshot: async () => { throw new Error('no snapshot was loaded'); } },
     });

@@ -3,11 +3,11 @@ import { encodeNodeId, type NodeType } from '../../src/shared/node-id';
 import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { errorPaths, outcomeFor, outcomeOf, type GraphQLAnswer } from '../helpers/graphql-outcome';
 import type { Knex } from 'knex';
-import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, SNAPSHOT, ownedTargetKind, restoreRule } from '../helpers/security-operations';
+import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, SNAPSHOT, ownedTargetKind, recordMatrixDeliveries, restoreHook, restoreRule } from '../helpers/security-operations';
 import { hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
-  CALLERS, CUSTOM_ROLE, FOREIGN_ROLE, MATRIX_RULE, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, addProperty, callerByKey, deleteProperty, missingTarget, ruleIdOf,
+  CALLERS, CUSTOM_ROLE, FOREIGN_ROLE, MATRIX_RULE, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, addProperty, callerByKey, deleteProperty, hookIdOf, missingTarget, ruleIdOf,
   securityWorld,
   type Caller,
 } from '../helpers/security-world';
@@ -25,6 +25,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   await t.load(world);
+  await recordMatrixDeliveries(t.db.knex);
 });
 afterAll(() => t.close());
 
@@ -57,8 +58,8 @@ const field = (entry: EntryKind, rest: string, selection: string, ...operations:
 const ENTRIES: Record<EntryKind, Entry> = {
   organization: {
     kind: 'org',
-    query: 'query($login: String!, $ruleId: Int!) { organization(login: $login) { login %FIELDS% } }',
-    variables: (target) => ({ login: target.kind === 'org' ? target.login : '', ruleId: ruleIdOf(target) }),
+    query: 'query($login: String!, $ruleId: Int!, $hookId: Int!) { organization(login: $login) { login %FIELDS% } }',
+    variables: (target) => ({ login: target.kind === 'org' ? target.login : '', ruleId: ruleIdOf(target), hookId: hookIdOf(target) }),
     fields: [
       field('organization', 'organizationRoles', 'organizationRoles { databaseId }', 'listOrgRoles'),
       field('organization', 'organizationRole', `organizationRole(databaseId: ${ROLE}) { databaseId }`, 'getOrgRole'),
@@ -71,6 +72,11 @@ const ENTRIES: Record<EntryKind, Entry> = {
       field('organization', 'rules', 'rules { id }', 'listOrgDependencyBotRules'),
       field('organization', 'rule', 'rule(id: $ruleId) { id }', 'getOrgDependencyBotRule'),
       field('organization', 'presets', 'presets { lowImpactDevelopment }', 'getOrgDependencyBotPresets'),
+      field('organization', 'webhooks', 'webhooks { totalCount }', 'listOrgWebhooks'),
+      field('organization', 'webhook', 'webhook(id: $hookId) { id }', 'getOrgWebhook'),
+      // Deliveries sit below their hook: it must be readable first.
+      field('organization', 'hookDeliveries.deliveries', 'hookDeliveries: webhook(id: $hookId) { deliveries { totalCount } }', 'getOrgWebhook', 'listOrgWebhookDeliveries'),
+      field('organization', 'hookDelivery.delivery', 'hookDelivery: webhook(id: $hookId) { delivery(id: $hookId) { id } }', 'getOrgWebhook', 'getOrgWebhookDelivery'),
     ],
   },
   enterprise: {
@@ -84,8 +90,8 @@ const ENTRIES: Record<EntryKind, Entry> = {
   },
   repository: {
     kind: 'repo',
-    query: 'query($owner: String!, $name: String!, $ruleId: Int!) { repository(owner: $owner, name: $name) { name %FIELDS% } }',
-    variables: (target) => (target.kind === 'repo' ? { owner: target.owner, name: target.name, ruleId: ruleIdOf(target) } : {}),
+    query: 'query($owner: String!, $name: String!, $ruleId: Int!, $hookId: Int!) { repository(owner: $owner, name: $name) { name %FIELDS% } }',
+    variables: (target) => (target.kind === 'repo' ? { owner: target.owner, name: target.name, ruleId: ruleIdOf(target), hookId: hookIdOf(target) } : {}),
     fields: [
       field('repository', 'oidcSubjectClaimTemplate', 'oidcSubjectClaimTemplate { useDefault }', 'getRepoOidcSubjectTemplate'),
       field('repository', 'attestations', `attestations(subjectDigest: "${DIGEST}") { totalCount }`, 'listAttestations'),
@@ -95,6 +101,10 @@ const ENTRIES: Record<EntryKind, Entry> = {
       field('repository', 'rules', 'rules { id }', 'listRepoDependencyBotRules'),
       field('repository', 'rule', 'rule(id: $ruleId) { id }', 'getRepoDependencyBotRule'),
       field('repository', 'presets', 'presets { lowImpactDevelopment }', 'getRepoDependencyBotPresets'),
+      field('repository', 'webhooks', 'webhooks { totalCount }', 'listRepoWebhooks'),
+      field('repository', 'webhook', 'webhook(id: $hookId) { id }', 'getRepoWebhook'),
+      field('repository', 'hookDeliveries.deliveries', 'hookDeliveries: webhook(id: $hookId) { deliveries { totalCount } }', 'getRepoWebhook', 'listRepoWebhookDeliveries'),
+      field('repository', 'hookDelivery.delivery', 'hookDelivery: webhook(id: $hookId) { delivery(id: $hookId) { id } }', 'getRepoWebhook', 'getRepoWebhookDelivery'),
       field('repository', 'oidcPreview', 'oidcPreview(context: { eventName: "push", ref: "refs/heads/main", sha: "5e1f9c2a7b3d8e4f6a0b1c2d3e4f5a6b7c8d9e0f", workflow: "deploy", actor: "matrix" }) { sub }', 'previewOidcToken'),
     ],
   },
@@ -182,6 +192,14 @@ const ruleMutations = (level: 'Org' | 'Repo'): Mutation[] => [
   { operation: `set${level}DependencyBotPresets`, name: 'setDependencyBotPresets', inputType: 'SetDependencyBotPresetsInput', input: (tg) => ({ ...ruleOwnerInput(tg), lowImpactDevelopment: null }) },
 ];
 
+const hookMutations = (level: 'Org' | 'Repo'): Mutation[] => [
+  { operation: `create${level}Webhook`, name: 'createWebhook', inputType: 'CreateWebhookInput', input: (tg, c) => ({ ...ruleOwnerInput(tg), config: { url: `https://hooks.example.com/${c.key}` }, active: false }) },
+  { operation: `update${level}Webhook`, name: 'updateWebhook', inputType: 'UpdateWebhookInput', input: (tg) => ({ ...ruleOwnerInput(tg), hookId: hookIdOf(tg), active: false }) },
+  { operation: `delete${level}Webhook`, name: 'deleteWebhook', inputType: 'WebhookRefInput', input: (tg) => ({ ...ruleOwnerInput(tg), hookId: hookIdOf(tg) }), restore: restoreHook },
+  { operation: `ping${level}Webhook`, name: 'pingWebhook', inputType: 'WebhookRefInput', input: (tg) => ({ ...ruleOwnerInput(tg), hookId: hookIdOf(tg) }) },
+  { operation: `redeliver${level}WebhookDelivery`, name: 'redeliverWebhookDelivery', inputType: 'RedeliverWebhookDeliveryInput', input: (tg) => ({ ...ruleOwnerInput(tg), hookId: hookIdOf(tg), deliveryId: hookIdOf(tg) }) },
+];
+
 const MUTATIONS: Mutation[] = [
   { operation: 'revokeAllOrgRolesTeam', name: 'revokeAllOrganizationRolesFromTeam', inputType: 'TeamInput', input: (tg) => ({ ...orgInput(tg), team: SCRATCH_TEAM }) },
   { operation: 'assignTeamToOrgRole', name: 'assignOrganizationRoleToTeam', inputType: 'TeamRoleInput', input: (tg) => ({ ...orgInput(tg), team: SCRATCH_TEAM, roleId: ROLE }) },
@@ -200,11 +218,14 @@ const MUTATIONS: Mutation[] = [
   { operation: 'createDependencySnapshot', name: 'submitDependencySnapshot', inputType: 'SubmitDependencySnapshotInput', input: (tg) => ({ ...repoInput(tg), snapshot: SNAPSHOT }) },
   ...ruleMutations('Org'),
   ...ruleMutations('Repo'),
+  ...hookMutations('Org'),
+  ...hookMutations('Repo'),
 ];
 
 const SUCCESS: Partial<Record<OperationName, number>> = { createEnterpriseOidcInclusion: 201, createOrgOidcInclusion: 201, setOrgOidcSubjectTemplate: 201, setRepoOidcSubjectTemplate: 201, createAttestation: 201, updateDependencyAlert: 200, createDependencySnapshot: 201,
   createOrgDependencyBotRule: 201, createRepoDependencyBotRule: 201, updateOrgDependencyBotRule: 200, updateRepoDependencyBotRule: 200,
   setOrgDependencyBotPresets: 200, setRepoDependencyBotPresets: 200,
+  createOrgWebhook: 201, createRepoWebhook: 201, updateOrgWebhook: 200, updateRepoWebhook: 200, redeliverOrgWebhookDelivery: 202, redeliverRepoWebhookDelivery: 202,
 };
 const expectedMutation = (caller: Caller, m: Mutation, target: Target) =>
   (caller.refused ? 'HTTP 401 UNAUTHENTICATED' : outcomeFor(oracle.expect(caller, m.operation, target, SUCCESS[m.operation] ?? 204), m.name));

@@ -2,11 +2,11 @@ import type { Response, Test } from 'supertest';
 import { OPERATIONS } from '../../src/operations';
 import { encodeNodeId } from '../../src/shared/node-id';
 import { AccessOracle } from '../helpers/access-oracle';
-import { SECURITY_OPERATIONS, ownedTargetKind } from '../helpers/security-operations';
+import { SECURITY_OPERATIONS, ownedTargetKind, recordMatrixDeliveries } from '../helpers/security-operations';
 import { hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
-  CALLERS, FOREIGN_ROLE, FOREIGN_TEAM, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, addProperty, callerByKey, ruleIdOf, securityWorld, type Caller,
+  CALLERS, FOREIGN_ROLE, FOREIGN_TEAM, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, addProperty, callerByKey, hookIdOf, ruleIdOf, securityWorld, type Caller,
 } from '../helpers/security-world';
 
 // Objects are scoped (issue 8, OWASP API1 and API3): an id from another repository or
@@ -26,6 +26,7 @@ let orgDatabaseId: number;
 beforeAll(async () => {
   t = await createTestApp();
   await t.load(world);
+  await recordMatrixDeliveries(t.db.knex);
   const roles = await t.http().get(`/orgs/${OTHER_ORG}/organization-roles`).set('Authorization', callerByKey('other_owner').header!);
   foreignRoleId = roles.body.roles.find((r: { name: string }) => r.name === FOREIGN_ROLE).id;
   orgDatabaseId = (await gql(OWNER, 'query($login: String!) { organization(login: $login) { databaseId } }', { login: ORG })).body.data.organization.databaseId;
@@ -58,7 +59,12 @@ describe('ids are scoped to their repository or organization', () => {
   const orgTarget = (login: string) => ({ kind: 'org', login }) as const;
   const repoTarget = (repo: { owner: string; name: string }) => ({ kind: 'repo', ...repo }) as const;
   // [what, method, path with the foreign id, the same path with an id that never existed, body]
-  const CASES: Array<[string, 'get' | 'put' | 'patch' | 'delete', () => string, () => string, object?]> = [
+  const orgHooks = `/orgs/${ORG}/hooks`;
+  const publicHooks = `/repos/${ORG}/${REPO.public.name}/hooks`;
+  const foreignHook = () => hookIdOf(orgTarget(OTHER_ORG));
+  const privateHook = () => hookIdOf(repoTarget(REPO.private));
+  const ourHook = hookIdOf(orgTarget(ORG));
+  const CASES: Array<[string, 'get' | 'put' | 'patch' | 'delete' | 'post', () => string, () => string, object?]> = [
     ['alert 3 of another organization\'s repository, read in ours', 'get', () => `${privateAlerts}/3`, () => `${privateAlerts}/${MISSING_ALERT}`],
     ['alert 3 of another organization\'s repository, dismissed in ours', 'patch', () => `${privateAlerts}/3`, () => `${privateAlerts}/${MISSING_ALERT}`, dismiss],
     ['alert 2 of a private repository, read through a public one', 'get', () => `${publicAlerts}/2`, () => `${publicAlerts}/${MISSING_ALERT}`],
@@ -80,6 +86,16 @@ describe('ids are scoped to their repository or organization', () => {
     ['a repository\'s auto-triage rule, read as our organization\'s', 'get', () => `${orgRules}/${ruleIdOf(repoTarget(REPO.private))}`, () => `${orgRules}/${MISSING_RULE}`],
     ['a private repository\'s auto-triage rule, read through a public one', 'get', () => `${publicRules}/${ruleIdOf(repoTarget(REPO.private))}`, () => `${publicRules}/${MISSING_RULE}`],
     ['a private repository\'s auto-triage rule, deleted through a public one', 'delete', () => `${publicRules}/${ruleIdOf(repoTarget(REPO.private))}`, () => `${publicRules}/${MISSING_RULE}`],
+    // Hook ids and delivery ids: another organization's hook, or a repository's, through our organization; a private repository's through a public one.
+    ['another organization\'s hook, read in ours', 'get', () => `${orgHooks}/${foreignHook()}`, () => `${orgHooks}/${MISSING_RULE}`],
+    ['another organization\'s hook, changed in ours', 'patch', () => `${orgHooks}/${foreignHook()}`, () => `${orgHooks}/${MISSING_RULE}`, { config: { url: 'https://attacker.example.com/' } }],
+    ['another organization\'s hook, deleted in ours', 'delete', () => `${orgHooks}/${foreignHook()}`, () => `${orgHooks}/${MISSING_RULE}`],
+    ['another organization\'s hook, pinged in ours', 'post', () => `${orgHooks}/${foreignHook()}/pings`, () => `${orgHooks}/${MISSING_RULE}/pings`],
+    ['another organization\'s hook, its deliveries listed in ours', 'get', () => `${orgHooks}/${foreignHook()}/deliveries`, () => `${orgHooks}/${MISSING_RULE}/deliveries`],
+    ['a repository\'s hook, read as our organization\'s', 'get', () => `${orgHooks}/${privateHook()}`, () => `${orgHooks}/${MISSING_RULE}`],
+    ['a private repository\'s hook, read through a public one', 'get', () => `${publicHooks}/${privateHook()}`, () => `${publicHooks}/${MISSING_RULE}`],
+    ['another organization\'s delivery, read through our hook', 'get', () => `${orgHooks}/${ourHook}/deliveries/${foreignHook()}`, () => `${orgHooks}/${ourHook}/deliveries/${MISSING_RULE}`],
+    ['another organization\'s delivery, redelivered through our hook', 'post', () => `${orgHooks}/${ourHook}/deliveries/${foreignHook()}/attempts`, () => `${orgHooks}/${ourHook}/deliveries/${MISSING_RULE}/attempts`],
   ];
 
   // Rows as [title, case]: jest would take a missing trailing body for a done callback.
@@ -114,6 +130,10 @@ describe('ids are scoped to their repository or organization', () => {
     ['another organization\'s auto-triage rule in ours', ORG_RULE_QUERY, () => ({ login: ORG, id: ruleIdOf({ kind: 'org', login: OTHER_ORG }) }), () => ({ login: ORG, id: MISSING_RULE })],
     ['a private repository\'s auto-triage rule in a public one', REPO_RULE_QUERY, () => ({ ...REPO.public, id: ruleIdOf({ kind: 'repo', ...REPO.private }) }), () => ({ ...REPO.public, id: MISSING_RULE })],
     ['another organization\'s auto-triage rule deleted through ours', DELETE_RULE, () => ({ input: { owner: ORG, ruleId: ruleIdOf({ kind: 'org', login: OTHER_ORG }) } }), () => ({ input: { owner: ORG, ruleId: MISSING_RULE } })],
+    ['another organization\'s hook in ours', 'query($login: String!, $id: Int!) { organization(login: $login) { webhook(id: $id) { id } } }',
+      () => ({ login: ORG, id: hookIdOf({ kind: 'org', login: OTHER_ORG }) }), () => ({ login: ORG, id: MISSING_RULE })],
+    ['another organization\'s hook deleted through ours', 'mutation($input: WebhookRefInput!) { deleteWebhook(input: $input) { __typename } }',
+      () => ({ input: { owner: ORG, hookId: hookIdOf({ kind: 'org', login: OTHER_ORG }) } }), () => ({ input: { owner: ORG, hookId: MISSING_RULE } })],
     // A forged global id: the other organization's role, scoped to ours.
     ['a node id naming another organization\'s role as ours', NODE, () => ({ id: encodeNodeId('OrganizationRole', foreignRoleId, orgDatabaseId) }), () => ({ id: encodeNodeId('OrganizationRole', MISSING_ROLE, orgDatabaseId) })],
   ];

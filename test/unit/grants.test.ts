@@ -12,6 +12,9 @@ describe('expandScopes', () => {
     repo: ['public_repo', 'repo', 'security_events'],
     public_repo: ['public_repo'],
     security_events: ['security_events'],
+    // Hooks: implied by nothing and implying nothing (admin:org does not reach organization hooks, as in the original).
+    'admin:org_hook': ['admin:org_hook'],
+    'admin:repo_hook': ['admin:repo_hook'],
   };
 
   it('has an expectation for every classic scope', () => {

@@ -37,6 +37,12 @@ const SPEC_SECTION_5: Record<string, { scopes: string[]; publicScopes?: string[]
   // interfaces.md Part 2 "Auto-triage rules": security_events (or repo), dependency_alerts read for GET, write otherwise.
   ...Object.fromEntries([32, 34, 37, 39, 42, 44].map((n) => [`#${n}`, { scopes: ['security_events', 'repo'], permission: 'dependency_alerts:read' }])),
   ...Object.fromEntries([33, 35, 36, 38, 40, 41, 43, 45].map((n) => [`#${n}`, { scopes: ['security_events', 'repo'], permission: 'dependency_alerts:write' }])),
+  // interfaces.md Part 2 "Webhooks": admin:org_hook (not implied by admin:org) and organization_hooks; admin:repo_hook and
+  // repository_hooks; read for GET (list, get, deliveries, one delivery), write otherwise.
+  ...Object.fromEntries([46, 48, 52, 53].map((n) => [`#${n}`, { scopes: ['admin:org_hook'], permission: 'organization_hooks:read' }])),
+  ...Object.fromEntries([47, 49, 50, 51, 54].map((n) => [`#${n}`, { scopes: ['admin:org_hook'], permission: 'organization_hooks:write' }])),
+  ...Object.fromEntries([55, 57, 61, 62].map((n) => [`#${n}`, { scopes: ['admin:repo_hook'], permission: 'repository_hooks:read' }])),
+  ...Object.fromEntries([56, 58, 59, 60, 63].map((n) => [`#${n}`, { scopes: ['admin:repo_hook'], permission: 'repository_hooks:write' }])),
   // interfaces.md Part 2 "OIDC tokens": the mint needs repo or id_token: write; the preview follows #19.
   '#64': { scopes: ['repo'], permission: 'id_token:write' },
   '#65': { scopes: ['repo'], permission: 'actions:read' },
@@ -54,6 +60,9 @@ const CALLERS: Record<string, string> = {
   // Organization rules and presets: an owner or security manager; repository ones: a repository admin, an owner or a security manager.
   ...Object.fromEntries([32, 33, 34, 35, 36, 42, 43].map((n) => [`#${n}`, 'orgSecurityManager'])),
   ...Object.fromEntries([37, 38, 39, 40, 41, 44, 45].map((n) => [`#${n}`, 'repoSecurityAdmin'])),
+  // Hooks: an organization owner; a repository admin.
+  ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`#${46 + i}`, 'orgAdmin'])),
+  ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`#${55 + i}`, 'repoAdmin'])),
   '#64': 'repoWriter', '#65': 'repoReader',
 };
 

@@ -17,6 +17,8 @@ import { loadAlerts } from './world.alerts';
 import { loadDependencySnapshots } from './world.dependency-graph';
 import { loadAutoTriage } from './world.auto-triage';
 import type { AutoTriageStore } from '../auto-triage/auto-triage.store';
+import type { WebhooksStore } from '../webhooks/webhooks.store';
+import { loadWebhooks } from './world.webhooks';
 import type { World } from './world.schema';
 import { loadAdvisories, loadAttestations, loadOidc, pruneEnterpriseInclusions } from './world.security';
 import { worldSourceOf, type WorldSource } from './world.source';
@@ -46,7 +48,7 @@ export interface LoadOptions {
 // Every table a world declares, children first, for --replace. The predefined
 // organization roles (org_id null) are part of the schema, not of a world.
 const WORLD_TABLES = [
-  'events', 'dependency_bot_rules', 'dependency_bot_presets',
+  'webhook_delivery_attempts', 'webhook_deliveries', 'webhooks', 'events', 'dependency_bot_rules', 'dependency_bot_presets',
   'repository_dependencies', 'repository_current_snapshots', 'dependency_snapshot_manifests', 'dependency_snapshots',
   'attestation_subjects', 'attestations', 'dependency_alert_assignees', 'dependency_alerts', 'advisory_vulnerabilities', 'advisories',
   'repository_oidc_subject_templates', 'organization_oidc_subject_templates', 'organization_oidc_property_inclusions',
@@ -61,7 +63,7 @@ export class WorldLoader {
   constructor(
     private readonly deps: {
       db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore;
-      snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore; alertEngine: AlertReevaluation & SnapshotEvaluation;
+      snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore; alertEngine: AlertReevaluation & SnapshotEvaluation; webhooks: WebhooksStore;
     },
   ) {}
 
@@ -101,6 +103,7 @@ export class WorldLoader {
         await loadAutoTriage(ctx, world, this.deps.autoTriage, this.deps.alertEngine);
         await loadDependencySnapshots(ctx, world.dependency_snapshots, { snapshots: this.deps.snapshots, alerts: this.deps.alertEngine });
         await loadOidc(ctx, world.oidc);
+        await loadWebhooks(ctx, world.webhooks, this.deps.webhooks);
         await pruneEnterpriseInclusions(trx);
         const generatedTokens = await this.loadTokens(trx, world.tokens);
         return { counts: countsOf(world, source.alertCount), generatedTokens };
@@ -157,6 +160,7 @@ function countsOf(world: World, alerts: number): Record<string, number> {
     dependency_snapshots: world.dependency_snapshots.length,
     dependency_bot_rules: world.dependency_bot_rules.length,
     dependency_bot_presets: world.dependency_bot_presets.length,
+    webhooks: world.webhooks.length,
     oidc_settings:
       (oidc.enterprise_property_inclusions?.length ?? 0) + (oidc.organization_property_inclusions?.length ?? 0)
       + (oidc.organization_subject_templates?.length ?? 0) + (oidc.repository_subject_templates?.length ?? 0),

@@ -6,6 +6,8 @@ import { claimKeys, customPropertyName } from '../../shared/names';
 import { branchName, submissionSchema } from '../dependency-graph/dependency-graph.schemas';
 import { repoConditions, ruleAction, ruleName } from '../auto-triage/auto-triage.schemas';
 import { ORG_ENFORCEMENTS } from '../auto-triage/auto-triage.types';
+import { hookConfigSchema } from '../webhooks/webhooks.schemas';
+import { WEBHOOK_EVENTS } from '../webhooks/webhooks.types';
 
 // The world-file format of interfaces.md, strict: an unknown key is an error that names it.
 // Enumerations are the spec's; a value outside them would make an API answer lie.
@@ -195,6 +197,11 @@ const dependencyBotRuleSchema = z
 
 const dependencyBotPresetSchema = z.strictObject({ ...ruleOwner, low_impact_development: z.boolean().nullable() }).superRefine(oneOwner);
 
+/** A hook as POST …/hooks takes it (`name` aside), with its owner; checked as the API checks it. */
+const webhookSchema = z
+  .strictObject({ ...ruleOwner, config: hookConfigSchema, events: z.array(z.enum(WEBHOOK_EVENTS)).max(20).optional(), active: z.boolean().optional() })
+  .superRefine(oneOwner);
+
 const oidcSchema = z.strictObject({
   enterprise_property_inclusions: z.array(z.strictObject({ enterprise: slug, custom_property_name: propertyName })).optional(),
   organization_property_inclusions: z.array(z.strictObject({ org: login, custom_property_name: propertyName })).optional(),
@@ -256,6 +263,7 @@ export const worldSchema = z.strictObject({
   dependency_snapshots: z.array(dependencySnapshotSchema).default([]),
   dependency_bot_rules: z.array(dependencyBotRuleSchema).default([]),
   dependency_bot_presets: z.array(dependencyBotPresetSchema).default([]),
+  webhooks: z.array(webhookSchema).default([]),
   oidc: oidcSchema.default({}),
   tokens: z.array(tokenDeclarationSchema).default([]),
 });

@@ -1,0 +1,169 @@
+import type { Knex } from 'knex';
+import type { Principal } from '../../auth/principal';
+import type { KeysetPage } from '../../database/keyset';
+import type { Executor } from '../../database/transaction';
+import { withTransaction } from '../../database/transaction';
+import { NotFoundError, ValidationError } from '../../errors/domain';
+import type { OperationName } from '../../operations';
+import { nowTimestamp } from '../../shared/time';
+import type { AuthorizedLookups } from '../accounts/authorized-lookups';
+import { forbiddenUrlReason } from './target-policy';
+import { queuePing, queueRedelivery } from './webhook-queue';
+import { HOOK_INPUT, MAX_HOOKS } from './webhooks.schemas';
+import { serializeHook } from './webhooks.serializers';
+import type { DeliveryFilter, WebhooksStore } from './webhooks.store';
+import type { DeliveryAttempt, DeliveryAttemptDetail, HookOwner, Webhook, WebhookEvent, WebhookInput, WebhookPatch } from './webhooks.types';
+
+/** Which hooks a request names: an organization's, or a repository's. */
+export type HookScope = { level: 'org'; org: string } | { level: 'repo'; owner: string; repo: string };
+
+type HookVerb = 'list' | 'create' | 'get' | 'update' | 'delete' | 'ping' | 'listDeliveries' | 'getDelivery' | 'redeliver';
+
+/** The catalogue operation each verb is at each level: the one authorizing it. */
+export const HOOK_OPERATIONS: Record<HookScope['level'], Record<HookVerb, OperationName>> = {
+  org: {
+    list: 'listOrgWebhooks', create: 'createOrgWebhook', get: 'getOrgWebhook', update: 'updateOrgWebhook', delete: 'deleteOrgWebhook',
+    ping: 'pingOrgWebhook', listDeliveries: 'listOrgWebhookDeliveries', getDelivery: 'getOrgWebhookDelivery', redeliver: 'redeliverOrgWebhookDelivery',
+  },
+  repo: {
+    list: 'listRepoWebhooks', create: 'createRepoWebhook', get: 'getRepoWebhook', update: 'updateRepoWebhook', delete: 'deleteRepoWebhook',
+    ping: 'pingRepoWebhook', listDeliveries: 'listRepoWebhookDeliveries', getDelivery: 'getRepoWebhookDelivery', redeliver: 'redeliverRepoWebhookDelivery',
+  },
+};
+
+interface WebhooksDeps {
+  db: Knex;
+  lookups: AuthorizedLookups;
+  store: WebhooksStore;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: hooks may point at loopback, private and link-local addresses. */
+  allowPrivateTargets: boolean;
+}
+
+/**
+ * Interfaces.md Part 2 "Webhooks": organization and repository hooks, their pings, and the
+ * log of their deliveries. Pings and redeliveries are queued (webhook-queue.ts) in the
+ * transaction that authorizes them; the delivery worker sends them.
+ *
+ * `apiBase` (create, ping): the base the ping payload's hook URLs start with, as the answer's do.
+ */
+export class WebhooksService {
+  constructor(private readonly deps: WebhooksDeps) {}
+
+  async list(principal: Principal, scope: HookScope): Promise<Webhook[]> {
+    const owner = await this.ownerOf(this.deps.db, principal, scope, 'list');
+    return this.deps.store.list(this.deps.db, owner);
+  }
+
+  async get(principal: Principal, scope: HookScope, id: number): Promise<Webhook> {
+    const owner = await this.ownerOf(this.deps.db, principal, scope, 'get');
+    return this.hookOf(this.deps.db, owner, id);
+  }
+
+  /** Creates a hook and, when it is active, queues its first ping, as the original sends one. */
+  async create(principal: Principal, scope: HookScope, input: WebhookInput, apiBase: string): Promise<Webhook> {
+    this.assertTarget(input.config.url);
+    return withTransaction(this.deps.db, async (trx) => {
+      const owner = await this.ownerOf(trx, principal, scope, 'create');
+      if ((await this.deps.store.lockAndCount(trx, owner)) >= MAX_HOOKS) {
+        throw new ValidationError(`${scope.level === 'org' ? 'An organization' : 'A repository'} can have at most ${MAX_HOOKS} hooks.`);
+      }
+      const hook = await this.deps.store.insert(trx, owner, input, nowTimestamp());
+      if (hook.active) await this.queuePingOf(trx, hook, apiBase);
+      return hook;
+    });
+  }
+
+  async update(principal: Principal, scope: HookScope, id: number, patch: WebhookPatch): Promise<Webhook> {
+    if (patch.config?.url !== undefined) this.assertTarget(patch.config.url);
+    return withTransaction(this.deps.db, async (trx) => {
+      const owner = await this.ownerOf(trx, principal, scope, 'update');
+      const hook = await this.hookOf(trx, owner, id);
+      const { secret, ...config } = patch.config ?? {};
+      const next = {
+        active: patch.active ?? hook.active,
+        events: eventsAfter(hook.events, patch),
+        config: {
+          url: config.url ?? hook.config.url, contentType: config.contentType ?? hook.config.contentType, insecureSsl: config.insecureSsl ?? hook.config.insecureSsl,
+        },
+      };
+      return this.deps.store.update(trx, hook, next, secret, nowTimestamp());
+    });
+  }
+
+  async delete(principal: Principal, scope: HookScope, id: number): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const owner = await this.ownerOf(trx, principal, scope, 'delete');
+      await this.deps.store.delete(trx, (await this.hookOf(trx, owner, id)).id);
+    });
+  }
+
+  /** Queues a `ping` (active or not: a ping is how one checks a hook before turning it on). */
+  async ping(principal: Principal, scope: HookScope, id: number, apiBase: string): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const owner = await this.ownerOf(trx, principal, scope, 'ping');
+      await this.queuePingOf(trx, await this.hookOf(trx, owner, id), apiBase);
+    });
+  }
+
+  /** One page of a hook's delivery attempts, newest first; with the count when asked (GraphQL's totalCount). */
+  async deliveries(principal: Principal, scope: HookScope, id: number, filter: DeliveryFilter, withTotal = false): Promise<{ page: KeysetPage<DeliveryAttempt>; total?: number }> {
+    const db = this.deps.db;
+    const owner = await this.ownerOf(db, principal, scope, 'listDeliveries');
+    const hook = await this.hookOf(db, owner, id);
+    const page = await this.deps.store.attempts(db, hook.id, filter);
+    return withTotal ? { page, total: await this.deps.store.countAttempts(db, hook.id) } : { page };
+  }
+
+  async delivery(principal: Principal, scope: HookScope, id: number, deliveryId: number): Promise<DeliveryAttemptDetail> {
+    const db = this.deps.db;
+    const owner = await this.ownerOf(db, principal, scope, 'getDelivery');
+    const attempt = await this.deps.store.attempt(db, (await this.hookOf(db, owner, id)).id, deliveryId);
+    if (!attempt) throw new NotFoundError();
+    return attempt;
+  }
+
+  /** Queues the delivery an attempt belongs to again, as a redelivery with the same guid. */
+  async redeliver(principal: Principal, scope: HookScope, id: number, deliveryId: number): Promise<void> {
+    await withTransaction(this.deps.db, async (trx) => {
+      const owner = await this.ownerOf(trx, principal, scope, 'redeliver');
+      await queueRedelivery(trx, (await this.hookOf(trx, owner, id)).id, deliveryId);
+    });
+  }
+
+  private async queuePingOf(trx: Knex.Transaction, hook: Webhook, apiBase: string): Promise<void> {
+    await queuePing(trx, { hookId: hook.id, repoId: hook.owner.kind === 'repo' ? hook.owner.repoId : null, hookJson: serializeHook(apiBase, hook) });
+  }
+
+  /** Where a hook may send (target-policy.ts), before anything is written: a 422 naming config.url. */
+  private assertTarget(url: string): void {
+    const reason = forbiddenUrlReason(new URL(url), this.deps.allowPrivateTargets);
+    if (reason === null) return;
+    const message = `"config.url" ${reason}.`;
+    throw new ValidationError(message, [{ resource: HOOK_INPUT.resource, field: 'config.url', code: 'invalid', message }]);
+  }
+
+  private async ownerOf(db: Executor, principal: Principal, scope: HookScope, verb: HookVerb): Promise<HookOwner> {
+    const operation = HOOK_OPERATIONS[scope.level][verb];
+    if (scope.level === 'org') {
+      const org = await this.deps.lookups.org(db, principal, operation, scope.org);
+      return { kind: 'org', orgId: org.id, login: org.login };
+    }
+    const repo = await this.deps.lookups.repo(db, principal, operation, scope.owner, scope.repo);
+    return { kind: 'repo', repoId: repo.id, owner: repo.ownerLogin, name: repo.name };
+  }
+
+  /** A hook of this owner; another organization's or repository's answers as a missing one. */
+  private async hookOf(db: Executor, owner: HookOwner, id: number): Promise<Webhook> {
+    const hook = await this.deps.store.find(db, owner, id);
+    if (!hook) throw new NotFoundError();
+    return hook;
+  }
+}
+
+/** `events` replaces the list; then `add_events` and `remove_events` change it (the original's order). */
+function eventsAfter(current: readonly WebhookEvent[], patch: WebhookPatch): WebhookEvent[] {
+  const events = new Set(patch.events ?? current);
+  for (const event of patch.addEvents ?? []) events.add(event);
+  for (const event of patch.removeEvents ?? []) events.delete(event);
+  return [...events];
+}
