@@ -38,6 +38,7 @@ import { AlertEngineStore } from './modules/alert-engine/alert-engine.store';
 import type { TriagePolicies } from './modules/auto-triage/triage-policy';
 import { AlertEvents } from './modules/dependency-alerts/alert-events';
 import { lazyObject } from './shared/lazy';
+import { Outbox } from './modules/webhook-delivery/outbox';
 import { AdvisoryImportStore } from './modules/advisories/advisories.import-store';
 import { AdvisoryImporter } from './modules/advisories/advisory-import';
 import { EpssImporter } from './modules/advisories/epss-import';
@@ -97,7 +98,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const autoTriageStore = new AutoTriageStore();
   const triagePolicies = new StoreTriagePolicies({ store: autoTriageStore });
   const globalAdvisoryStore = new GlobalAdvisoriesStore();
-  const alertEvents = new AlertEvents(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
+  const outbox = new Outbox();
+  const alertEvents = new AlertEvents(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), outbox);
   const alertEngine = new AlertEngine({
     snapshots: snapshotStore,
     store: new AlertEngineStore(),
@@ -157,6 +159,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),
     /** The alert engine: what a rule or preset change calls (AlertReevaluation.repositories). */
     alertEngine,
+    /** Events and the webhook deliveries they queue; tells the instance's delivery worker. */
+    outbox,
   };
 }
 

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { takeWriteLock, toBoolean } from '../../database/dialect';
+
+// The delivery queue's reads and writes (db/migrations/20261127080000_create_webhooks.ts).
+// A hook's rows go out in id order, one at a time: only the lowest pending id of each hook
+// (its head) can be claimed, and it stays the head until its attempt is written. A claim moves
+// `claimed_until` forward (the lease); on PostgreSQL, under FOR UPDATE SKIP LOCKED, so two
+// instances never take one row; on SQLite, under the one write lock. An instance that dies
+// leaves its claims to expire, then any instance takes them again: at least once.
+
+/** A claimed delivery, with its hook. */
+export interface ClaimedDelivery {
+  id: number;
+  hookId: number;
+  eventId: number | null;
+  event: string;
+  action: string | null;
+  repoId: number | null;
+  payload: string | null;
+  guid: string;
+  redelivery: boolean;
+  /** Attempts made before this one. */
+  attempts: number;
+  createdMs: number;
+  /** The lease this claim holds: the row is ours while claimed_until is this. */
+  claimedUntil: number;
+  hook: {
+    url: string;
+    contentType: 'json' | 'form';
+    secret: string | null;
+    insecureSsl: boolean;
+    orgId: number | null;
+    repoId: number | null;
+  };
+}
+
+/** One attempt as written to webhook_delivery_attempts. */
+export interface AttemptRecord {
+  deliveredAt: string;
+  durationSeconds: number;
+  status: string;
+  statusCode: number;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  responseHeaders: Record<string, string> | null;
+  responseBody: string | null;
+}
+
+/** What becomes of a delivery after an attempt. */
+export type AttemptOutcome = { state: 'delivered' | 'failed' } | { state: 'pending'; nextAttemptAt: number };
+
+const due = (query: Knex.QueryBuilder, now: number) =>
+  query
+    .where('d.state', 'pending')
+    .where('d.next_attempt_at', '<=', now)
+    .where((q) => q.whereNull('d.claimed_until').orWhere('d.claimed_until', '<', now));
+
+export class DeliveryStore {
+  /** Whether any row may be due now: one index read, so an idle poll takes no write lock. */
+  async anyDue(db: Knex, now: number): Promise<boolean> {
+    return (await due(db('webhook_deliveries as d'), now).first('d.id')) !== undefined;
+  }
+
+  /**
+   * Claims up to `limit` due heads of active hooks until `leaseUntil`, giving each its guid at
+   * the first attempt. Rows of an inactive hook wait (the expiry sweep fails them at 24 hours).
+   */
+  async claim(db: Knex, limit: number, now: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
+    const isPg = db.client.config.client === 'pg';
+    return db.transaction(async (trx) => {
+      // SQLite: take the write lock before reading, so another process cannot claim in between.
+      if (!isPg) await takeWriteLock(trx);
+      const heads = trx('webhook_deliveries').where('state', 'pending').groupBy('hook_id').min({ id: 'id' });
+      const query = due(trx('webhook_deliveries as d'), now)
+        .join('webhooks as h', 'h.id', 'd.hook_id')
+        .where('h.active', true)
+        .whereIn('d.id', heads)
+        .orderBy([{ column: 'd.next_attempt_at' }, { column: 'd.id' }])
+        .limit(limit)
+        .select('d.id', 'd.hook_id', 'd.event_id', 'd.event', 'd.action', 'd.repo_id', 'd.payload', 'd.guid', 'd.redelivery', 'd.attempts', 'd.created_ms',
+          'h.url', 'h.content_type', 'h.secret', 'h.insecure_ssl', 'h.org_id', 'h.repo_id as hook_repo_id');
+      // PostgreSQL: rows another instance is claiming right now are skipped, never waited for.
+      const rows: Array<Record<string, unknown>> = isPg ? await query.forUpdate('d').skipLocked() : await query;
+      const claimed: ClaimedDelivery[] = [];
+      for (const row of rows) {
+        const guid = typeof row.guid === 'string' ? row.guid : randomUUID();
+        await trx('webhook_deliveries').where('id', row.id as number).update({ claimed_until: leaseUntil, guid });
+        claimed.push({
+          id: Number(row.id), hookId: Number(row.hook_id), eventId: row.event_id === null ? null : Number(row.event_id),
+          event: row.event as string, action: (row.action as string | null) ?? null, repoId: row.repo_id === null ? null : Number(row.repo_id),
+          payload: (row.payload as string | null) ?? null, guid, redelivery: toBoolean(row.redelivery), attempts: Number(row.attempts), createdMs: Number(row.created_ms), claimedUntil: leaseUntil,
+          hook: {
+            url: row.url as string, contentType: row.content_type === 'form' ? 'form' : 'json', secret: (row.secret as string | null) ?? null,
+            insecureSsl: row.insecure_ssl === '1', orgId: row.org_id === null ? null : Number(row.org_id), repoId: row.hook_repo_id === null ? null : Number(row.hook_repo_id),
+          },
+        });
+      }
+      return claimed;
+    });
+  }
+
+  /** Writes an attempt and what becomes of its delivery; a lease lost meanwhile leaves the delivery to its new holder. */
+  async finish(db: Knex, delivery: ClaimedDelivery, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<void> {
+    await db.transaction(async (trx) => {
+      await trx('webhook_delivery_attempts').insert({
+        delivery_id: delivery.id, hook_id: delivery.hookId, guid: delivery.guid, redelivery: delivery.redelivery,
+        delivered_at: attempt.deliveredAt, duration: attempt.durationSeconds, status: attempt.status.slice(0, 255), status_code: attempt.statusCode,
+        event: delivery.event, action: delivery.action, repo_id: delivery.repoId, url: attempt.url.slice(0, 2048),
+        request_headers: JSON.stringify(attempt.requestHeaders), request_body: attempt.requestBody,
+        response_headers: attempt.responseHeaders === null ? null : JSON.stringify(attempt.responseHeaders), response_body: attempt.responseBody,
+      });
+      await trx('webhook_deliveries')
+        .where({ id: delivery.id, claimed_until: delivery.claimedUntil })
+        .update({
+          state: outcome.state, claimed_until: null, attempts: trx.raw('attempts + 1'),
+          ...(outcome.state === 'pending' ? { next_attempt_at: outcome.nextAttemptAt } : {}),
+        });
+    });
+  }
+
+  /** Gives claims back without an attempt (the instance is stopping): due again at once. */
+  async release(db: Knex, deliveries: readonly ClaimedDelivery[]): Promise<void> {
+    for (const d of deliveries) await db('webhook_deliveries').where({ id: d.id, claimed_until: d.claimedUntil }).update({ claimed_until: null });
+  }
+
+  /**
+   * Housekeeping: pending rows past their retry window that no attempt will end (an inactive
+   * hook's) are failed; delivered and failed deliveries created before `keepSince`, with their
+   * attempts, are deleted, `batch` at a time.
+   */
+  async sweep(db: Knex, now: number, expiredBefore: number, keepSince: number, batch: number): Promise<number> {
+    await db('webhook_deliveries')
+      .where('state', 'pending')
+      .where('created_ms', '<', expiredBefore)
+      .where((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
+      .update({ state: 'failed', claimed_until: null });
+    const old = db('webhook_deliveries').whereIn('state', ['delivered', 'failed']).where('created_ms', '<', keepSince).orderBy('id').limit(batch).select('id');
+    const ids: Array<{ id: number | string }> = await old;
+    if (ids.length === 0) return 0;
+    const idList = ids.map((r) => Number(r.id));
+    await db.transaction(async (trx) => {
+      await trx('webhook_delivery_attempts').whereIn('delivery_id', idList).delete();
+      await trx('webhook_deliveries').whereIn('id', idList).delete();
+    });
+    return idList.length;
+  }
+}
