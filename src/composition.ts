@@ -41,6 +41,7 @@ import { lazyObject } from './shared/lazy';
 import { Outbox } from './modules/webhook-delivery/outbox';
 import { AdvisoryImportStore } from './modules/advisories/advisories.import-store';
 import { AdvisoryImporter } from './modules/advisories/advisory-import';
+import { AdvisoryEvents } from './modules/advisories/advisory-events';
 import { EpssImporter } from './modules/advisories/epss-import';
 import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
 import { RateLimiter } from './rate-limits/rate-limiter';
@@ -108,7 +109,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     events: alertEvents,
     policies: options.triagePolicies ?? triagePolicies,
   });
-  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine });
+  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine, events: new AdvisoryEvents({ advisories: advisoryStore, outbox }) });
 
   const tokensAt = cachedTokenLookup(tokenStore);
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));

@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { eventually, startReceiver, type HookReceiver } from '../helpers/hook-re
 import { dialect } from '../helpers/test-database';
 import { sharedDatabase, startInstance, type Instance, type SharedDatabase } from '../helpers/instances';
 import { sigkill } from '../durability/server-process';
+import { writeChangedFixture } from '../helpers/advisory-import';
 
 // Webhook delivery with real processes (issue 22): `orgsec serve` instances over one database,
 // receivers on local ports, alert changes through the public REST API. Hooks are written as
@@ -267,4 +269,35 @@ describe('crashes and several instances', () => {
       await second.stop();
     }
   }, 90_000);
+});
+
+describe('security_advisory', () => {
+  it('an import that updates, then withdraws, an advisory with alerts in the organization tells its organization hooks, in order', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hookId = await createHook(receiver, { events: ['security_advisory'] });
+      const svcsaId = declared.find((a) => a.repository.startsWith(`${ORG}/`))!.advisory;
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-osv-'));
+      // Not spawnSync: the receiver in this process must answer while the import runs.
+      const importRevision = async (modified: string, withdrawn?: string) => {
+        const file = writeChangedFixture(dir, 'GHSA-4xh4-v2pq-jvhm', (osv) => Object.assign(osv, { id: svcsaId, modified, ...(withdrawn ? { withdrawn } : {}) }));
+        const run = await promisify(execFile)(process.execPath, [CLI, 'advisories', 'import', file, '--database', shared.url], { encoding: 'utf8' });
+        expect(run.stderr).toBe('');
+      };
+      await importRevision('2026-11-01T00:00:00Z');
+      await importRevision('2026-11-02T00:00:00Z', '2026-11-02T00:00:00Z');
+      // The import is another process: this instance finds its deliveries by polling.
+      const [updated, withdrawn] = await eventually('both advisory events', () => receiver.received.length >= 2 && receiver.received);
+      for (const delivery of [updated!, withdrawn!]) {
+        expect(delivery.headers).toMatchObject({ 'x-service-event': 'security_advisory', 'x-service-hook-id': String(hookId) });
+        expect(await verify(SECRET, delivery.rawBody, String(delivery.headers['x-hub-signature-256']))).toBe(true);
+      }
+      const [first, second] = [JSON.parse(updated!.rawBody), JSON.parse(withdrawn!.rawBody)];
+      expect(Object.keys(first)).toEqual(['action', 'security_advisory', 'organization', 'enterprise', 'sender']);
+      expect(first).toMatchObject({ action: 'updated', security_advisory: { svcsa_id: svcsaId, withdrawn_at: null }, organization: { login: ORG }, sender: { login: 'dependency-bot[bot]', type: 'Bot' } });
+      expect(second).toMatchObject({ action: 'withdrawn', security_advisory: { svcsa_id: svcsaId, withdrawn_at: '2026-11-02T00:00:00Z' } });
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
 });
