@@ -82,7 +82,7 @@ export const SETTINGS = {
   DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance' },
   SQLITE_FAST_PATHS: { flag: '--sqlite-fast-paths <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on: SQLite keeps statements prepared, through knex internals (faster; checked against each knex upgrade by the tests)' },
   RESPONSE_CACHE_MB: { flag: '--response-cache-mb <n>', default: '32', rule: integer(0, 4096), description: 'megabytes of finished read answers each instance keeps for repeated requests (0: none)' },
-  PUBLIC_URL: { flag: '--public-url <url>', default: '', rule: publicUrl, description: 'the API base URL clients reach this service at, put before the URLs of webhook payloads (default: http://HOST:PORT)' },
+  PUBLIC_URL: { flag: '--public-url <url>', default: '', rule: publicUrl, description: 'the API base URL clients reach, put before the URLs of webhook payloads (empty: http://HOST:PORT)' },
   WEBHOOK_TIMEOUT_MS: { flag: '--webhook-timeout-ms <n>', default: '10000', rule: integer(100, 10000), description: 'milliseconds a webhook receiver has to answer before the attempt counts as timed out' },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { flag: '--webhook-allow-private-targets <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on lets hooks send to loopback, private and link-local addresses (tests and local receivers)' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
