@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Executor } from '../../database/transaction';
 import { encodeNodeId } from '../../shared/node-id';
 import { serializeOrganizationSummary, serializeRepositorySummary, serializeUserSummary } from '../accounts/accounts.serializers';
 import type { AccountsStore } from '../accounts/accounts.store';
@@ -58,7 +58,7 @@ export class DeliveryPayloads {
   constructor(private readonly deps: { accounts: AccountsStore }) {}
 
   /** The JSON body of each delivery, by delivery id; a delivery whose event is gone is absent. */
-  async bodies(db: Knex, base: string, deliveries: readonly ClaimedDelivery[]): Promise<Map<number, string>> {
+  async bodies(db: Executor, base: string, deliveries: readonly ClaimedDelivery[]): Promise<Map<number, string>> {
     const bodies = new Map<number, string>();
     const eventIds = deliveries.flatMap((d) => (d.payload === null && d.eventId !== null ? [d.eventId] : []));
     const events = await this.events(db, eventIds);
@@ -99,7 +99,7 @@ export class DeliveryPayloads {
     return bodies;
   }
 
-  private async events(db: Knex, ids: readonly number[]): Promise<Map<number, EventRecord>> {
+  private async events(db: Executor, ids: readonly number[]): Promise<Map<number, EventRecord>> {
     if (ids.length === 0) return new Map();
     const rows: Array<Record<string, unknown>> = await db('events').whereIn('id', [...new Set(ids)]).select('id', 'event', 'action', 'repo_id', 'org_id', 'sender_id', 'payload');
     return new Map(rows.map((r) => [Number(r.id), {

@@ -20,6 +20,8 @@ const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_CAP_MS = 10 * 60 * 1000;
 const SWEEP_EVERY_MS = 60_000;
 const SWEEP_BATCH = 1_000;
+/** A claim outlives its attempt's deadline by this much: only an instance that died loses one. */
+const LEASE_MARGIN_MS = 5_000;
 /** Request bodies are kept up to this size in the attempt log (the response's bound too). */
 const MAX_LOGGED_BODY = MAX_RESPONSE_BYTES;
 
@@ -114,12 +116,9 @@ export class DeliveryWorker {
     try {
       do {
         this.again = false;
-        const free = (this.options.maxInFlight ?? 16) - this.inFlight.size;
-        if (free <= 0 || this.stopped) break;
-        const now = Date.now();
-        const claimed = await this.deps.store.claim(this.deps.db, free, now, now + this.options.timeoutMs + 5_000);
-        if (claimed.length === free) this.again = true;
-        if (claimed.length > 0) await this.startAttempts(claimed);
+        if (this.stopped) break;
+        const claimed = await this.deps.store.transaction(this.deps.db, (trx) => this.claim(trx));
+        this.startAttempts(claimed);
       } while (this.again && !this.stopped);
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'webhook delivery claim failed');
@@ -128,15 +127,29 @@ export class DeliveryWorker {
     }
   }
 
-  private async startAttempts(claimed: readonly ClaimedDelivery[]): Promise<void> {
-    const bodies = await this.deps.payloads.bodies(this.deps.db, this.options.publicUrl, claimed);
+  /**
+   * Claims what is due for the free slots, with the bodies, in the caller's transaction: on
+   * SQLite every statement of the worker waits for the one connection behind the requests, so
+   * a claim with its reads, or an attempt's record with the next claim, is one wait, not five.
+   */
+  private async claim(trx: Knex.Transaction): Promise<Array<ClaimedDelivery & { body: string | undefined }>> {
+    const free = (this.options.maxInFlight ?? 16) - this.inFlight.size;
+    if (free <= 0 || this.stopped) return [];
+    const now = Date.now();
+    const claimed = await this.deps.store.claim(trx, free, now, now + this.options.timeoutMs + LEASE_MARGIN_MS);
+    if (claimed.length === 0) return [];
+    const bodies = await this.deps.payloads.bodies(trx, this.options.publicUrl, claimed);
+    return claimed.map((delivery) => ({ ...delivery, body: bodies.get(delivery.id) }));
+  }
+
+  private startAttempts(claimed: ReadonlyArray<ClaimedDelivery & { body: string | undefined }>): void {
     for (const delivery of claimed) {
+      if (this.inFlight.has(delivery.id)) continue;
       const abort = new AbortController();
-      const done = this.attempt(delivery, bodies.get(delivery.id), abort.signal)
-        .catch((error: unknown) => this.deps.logger.warn({ err: error, delivery: delivery.id }, 'webhook delivery attempt failed to be recorded'))
-        .finally(() => {
+      const done = this.attempt(delivery, delivery.body, abort.signal)
+        .catch((error: unknown) => {
           this.inFlight.delete(delivery.id);
-          this.wake(); // the hook's next row may be due
+          this.deps.logger.warn({ err: error, delivery: delivery.id }, 'webhook delivery attempt failed to be recorded');
         });
       this.inFlight.set(delivery.id, { delivery, abort, done });
     }
@@ -162,11 +175,12 @@ export class DeliveryWorker {
       ? { ok: false, status: 'failed: its event no longer exists', statusCode: 0, headers: null, body: null, durationMs: 0 }
       : await sendHook({ url: hook.url, headers, body, insecureSsl: hook.insecureSsl, timeoutMs: this.options.timeoutMs, allowPrivateTargets: this.options.allowPrivateTargets }, signal);
     if (signal.aborted) {
+      this.inFlight.delete(delivery.id);
       await store.release(db, [delivery]);
       return;
     }
     const outcome = json === undefined ? { state: 'failed' as const } : outcomeOf(delivery, delivery.attempts + 1, response, Date.now());
-    await store.finish(db, delivery, {
+    const record = {
       deliveredAt: toTimestamp(new Date(startedAt)),
       durationSeconds: Math.round(response.durationMs) / 1000,
       status: response.status,
@@ -176,7 +190,14 @@ export class DeliveryWorker {
       requestBody: body.slice(0, MAX_LOGGED_BODY),
       responseHeaders: response.headers,
       responseBody: response.body,
-    }, outcome);
+    };
+    // The attempt's record and the next claim (this hook's next row is due at once) in one transaction.
+    const next = await store.transaction(db, async (trx) => {
+      await store.finish(trx, delivery, record, outcome);
+      this.inFlight.delete(delivery.id);
+      return this.claim(trx);
+    });
+    this.startAttempts(next);
   }
 
   private async sweep(): Promise<void> {

@@ -64,60 +64,66 @@ export class DeliveryStore {
   }
 
   /**
-   * Claims up to `limit` due heads of active hooks until `leaseUntil`, giving each its guid at
-   * the first attempt. Rows of an inactive hook wait (the expiry sweep fails them at 24 hours).
+   * Runs `work` in a write transaction of the queue. SQLite: the write lock is taken first, so
+   * another process cannot claim between a read and its write. PostgreSQL: no data_versions
+   * lock (these tables move no data version); claims skip rows others have locked.
    */
-  async claim(db: Knex, limit: number, now: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
-    const isPg = db.client.config.client === 'pg';
+  async transaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     return db.transaction(async (trx) => {
-      // SQLite: take the write lock before reading, so another process cannot claim in between.
-      if (!isPg) await takeWriteLock(trx);
-      const heads = trx('webhook_deliveries').where('state', 'pending').groupBy('hook_id').min({ id: 'id' });
-      const query = due(trx('webhook_deliveries as d'), now)
-        .join('webhooks as h', 'h.id', 'd.hook_id')
-        .where('h.active', true)
-        .whereIn('d.id', heads)
-        .orderBy([{ column: 'd.next_attempt_at' }, { column: 'd.id' }])
-        .limit(limit)
-        .select('d.id', 'd.hook_id', 'd.event_id', 'd.event', 'd.action', 'd.repo_id', 'd.payload', 'd.guid', 'd.redelivery', 'd.attempts', 'd.created_ms',
-          'h.url', 'h.content_type', 'h.secret', 'h.insecure_ssl', 'h.org_id', 'h.repo_id as hook_repo_id');
-      // PostgreSQL: rows another instance is claiming right now are skipped, never waited for.
-      const rows: Array<Record<string, unknown>> = isPg ? await query.forUpdate('d').skipLocked() : await query;
-      const claimed: ClaimedDelivery[] = [];
-      for (const row of rows) {
-        const guid = typeof row.guid === 'string' ? row.guid : randomUUID();
-        await trx('webhook_deliveries').where('id', row.id as number).update({ claimed_until: leaseUntil, guid });
-        claimed.push({
-          id: Number(row.id), hookId: Number(row.hook_id), eventId: row.event_id === null ? null : Number(row.event_id),
-          event: row.event as string, action: (row.action as string | null) ?? null, repoId: row.repo_id === null ? null : Number(row.repo_id),
-          payload: (row.payload as string | null) ?? null, guid, redelivery: toBoolean(row.redelivery), attempts: Number(row.attempts), createdMs: Number(row.created_ms), claimedUntil: leaseUntil,
-          hook: {
-            url: row.url as string, contentType: row.content_type === 'form' ? 'form' : 'json', secret: (row.secret as string | null) ?? null,
-            insecureSsl: row.insecure_ssl === '1', orgId: row.org_id === null ? null : Number(row.org_id), repoId: row.hook_repo_id === null ? null : Number(row.hook_repo_id),
-          },
-        });
-      }
-      return claimed;
+      if (db.client.config.client !== 'pg') await takeWriteLock(trx);
+      return work(trx);
     });
   }
 
-  /** Writes an attempt and what becomes of its delivery; a lease lost meanwhile leaves the delivery to its new holder. */
-  async finish(db: Knex, delivery: ClaimedDelivery, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<void> {
-    await db.transaction(async (trx) => {
-      await trx('webhook_delivery_attempts').insert({
-        delivery_id: delivery.id, hook_id: delivery.hookId, guid: delivery.guid, redelivery: delivery.redelivery,
-        delivered_at: attempt.deliveredAt, duration: attempt.durationSeconds, status: attempt.status.slice(0, 255), status_code: attempt.statusCode,
-        event: delivery.event, action: delivery.action, repo_id: delivery.repoId, url: attempt.url.slice(0, 2048),
-        request_headers: JSON.stringify(attempt.requestHeaders), request_body: attempt.requestBody,
-        response_headers: attempt.responseHeaders === null ? null : JSON.stringify(attempt.responseHeaders), response_body: attempt.responseBody,
+  /**
+   * Claims up to `limit` due heads of active hooks until `leaseUntil`, giving each its guid at
+   * the first attempt. Rows of an inactive hook wait (the expiry sweep fails them at 24 hours).
+   */
+  async claim(trx: Knex.Transaction, limit: number, now: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return [];
+    const heads = trx('webhook_deliveries').where('state', 'pending').groupBy('hook_id').min({ id: 'id' });
+    const query = due(trx('webhook_deliveries as d'), now)
+      .join('webhooks as h', 'h.id', 'd.hook_id')
+      .where('h.active', true)
+      .whereIn('d.id', heads)
+      .orderBy([{ column: 'd.next_attempt_at' }, { column: 'd.id' }])
+      .limit(limit)
+      .select('d.id', 'd.hook_id', 'd.event_id', 'd.event', 'd.action', 'd.repo_id', 'd.payload', 'd.guid', 'd.redelivery', 'd.attempts', 'd.created_ms',
+        'h.url', 'h.content_type', 'h.secret', 'h.insecure_ssl', 'h.org_id', 'h.repo_id as hook_repo_id');
+    // PostgreSQL: rows another instance is claiming right now are skipped, never waited for.
+    const rows: Array<Record<string, unknown>> = trx.client.config.client === 'pg' ? await query.forUpdate('d').skipLocked() : await query;
+    const claimed: ClaimedDelivery[] = [];
+    for (const row of rows) {
+      const guid = typeof row.guid === 'string' ? row.guid : randomUUID();
+      await trx('webhook_deliveries').where('id', row.id as number).update({ claimed_until: leaseUntil, guid });
+      claimed.push({
+        id: Number(row.id), hookId: Number(row.hook_id), eventId: row.event_id === null ? null : Number(row.event_id),
+        event: row.event as string, action: (row.action as string | null) ?? null, repoId: row.repo_id === null ? null : Number(row.repo_id),
+        payload: (row.payload as string | null) ?? null, guid, redelivery: toBoolean(row.redelivery), attempts: Number(row.attempts), createdMs: Number(row.created_ms), claimedUntil: leaseUntil,
+        hook: {
+          url: row.url as string, contentType: row.content_type === 'form' ? 'form' : 'json', secret: (row.secret as string | null) ?? null,
+          insecureSsl: row.insecure_ssl === '1', orgId: row.org_id === null ? null : Number(row.org_id), repoId: row.hook_repo_id === null ? null : Number(row.hook_repo_id),
+        },
       });
-      await trx('webhook_deliveries')
-        .where({ id: delivery.id, claimed_until: delivery.claimedUntil })
-        .update({
-          state: outcome.state, claimed_until: null, attempts: trx.raw('attempts + 1'),
-          ...(outcome.state === 'pending' ? { next_attempt_at: outcome.nextAttemptAt } : {}),
-        });
+    }
+    return claimed;
+  }
+
+  /** Writes an attempt and what becomes of its delivery; a lease lost meanwhile leaves the delivery to its new holder. */
+  async finish(trx: Knex.Transaction, delivery: ClaimedDelivery, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<void> {
+    await trx('webhook_delivery_attempts').insert({
+      delivery_id: delivery.id, hook_id: delivery.hookId, guid: delivery.guid, redelivery: delivery.redelivery,
+      delivered_at: attempt.deliveredAt, duration: attempt.durationSeconds, status: attempt.status.slice(0, 255), status_code: attempt.statusCode,
+      event: delivery.event, action: delivery.action, repo_id: delivery.repoId, url: attempt.url.slice(0, 2048),
+      request_headers: JSON.stringify(attempt.requestHeaders), request_body: attempt.requestBody,
+      response_headers: attempt.responseHeaders === null ? null : JSON.stringify(attempt.responseHeaders), response_body: attempt.responseBody,
     });
+    await trx('webhook_deliveries')
+      .where({ id: delivery.id, claimed_until: delivery.claimedUntil })
+      .update({
+        state: outcome.state, claimed_until: null, attempts: trx.raw('attempts + 1'),
+        ...(outcome.state === 'pending' ? { next_attempt_at: outcome.nextAttemptAt } : {}),
+      });
   }
 
   /** Gives claims back without an attempt (the instance is stopping): due again at once. */
