@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '../../logger';
 import { toTimestamp } from '../../shared/time';
 import type { DeliveryPayloads } from './delivery-payload';
-import type { AttemptOutcome, ClaimedDelivery, DeliveryStore } from './delivery.store';
+import type { AttemptOutcome, AttemptRecord, ClaimedDelivery, DeliveryStore } from './delivery.store';
 import { MAX_RESPONSE_BYTES, sendHook, type HookResponse } from './hook-request';
 
 // The delivery worker every instance runs (interfaces.md Part 2 "Webhooks"; issue 22). It claims
@@ -22,6 +22,11 @@ const SWEEP_EVERY_MS = 60_000;
 const SWEEP_BATCH = 1_000;
 /** A claim outlives its attempt's deadline by this much: only an instance that died loses one. */
 const LEASE_MARGIN_MS = 5_000;
+/** Rows of one hook claimed together, sent one after another. */
+const BATCH_ROWS = 25;
+
+/** One hook's claimed rows, in order, with their bodies (undefined: the event is gone). */
+type Batch = Array<ClaimedDelivery & { body: string | undefined }>;
 /** Request bodies are kept up to this size in the attempt log (the response's bound too). */
 const MAX_LOGGED_BODY = MAX_RESPONSE_BYTES;
 
@@ -60,7 +65,8 @@ function wireBody(contentType: 'json' | 'form', json: string): string {
 }
 
 export class DeliveryWorker {
-  private readonly inFlight = new Map<number, { delivery: ClaimedDelivery; abort: AbortController; done: Promise<void> }>();
+  /** Batches being sent, by hook. */
+  private readonly inFlight = new Map<number, { abort: AbortController; done: Promise<void> }>();
   private pumping = false;
   private again = false;
   private stopped = true;
@@ -118,7 +124,7 @@ export class DeliveryWorker {
         this.again = false;
         if (this.stopped) break;
         const claimed = await this.deps.store.transaction(this.deps.db, (trx) => this.claim(trx));
-        this.startAttempts(claimed);
+        this.startBatches(claimed);
       } while (this.again && !this.stopped);
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'webhook delivery claim failed');
@@ -128,35 +134,61 @@ export class DeliveryWorker {
   }
 
   /**
-   * Claims what is due for the free slots, with the bodies, in the caller's transaction: on
-   * SQLite every statement of the worker waits for the one connection behind the requests, so
-   * a claim with its reads, or an attempt's record with the next claim, is one wait, not five.
+   * Claims what is due for the free slots (one hook's batch each), with the bodies, in the
+   * caller's transaction: on SQLite every statement of the worker waits for the one connection
+   * behind the requests, so a claim with its reads, or a batch's records with the next claim,
+   * is one wait.
    */
-  private async claim(trx: Knex.Transaction): Promise<Array<ClaimedDelivery & { body: string | undefined }>> {
+  private async claim(trx: Knex.Transaction): Promise<Batch[]> {
     const free = (this.options.maxInFlight ?? 16) - this.inFlight.size;
     if (free <= 0 || this.stopped) return [];
-    const now = Date.now();
-    const claimed = await this.deps.store.claim(trx, free, now, now + this.options.timeoutMs + LEASE_MARGIN_MS);
-    if (claimed.length === 0) return [];
-    const bodies = await this.deps.payloads.bodies(trx, this.options.publicUrl, claimed);
-    return claimed.map((delivery) => ({ ...delivery, body: bodies.get(delivery.id) }));
+    const batches = await this.deps.store.claim(trx, free, BATCH_ROWS, Date.now(), this.options.timeoutMs + LEASE_MARGIN_MS);
+    if (batches.length === 0) return [];
+    const bodies = await this.deps.payloads.bodies(trx, this.options.publicUrl, batches.flat());
+    return batches.map((batch) => batch.map((delivery) => ({ ...delivery, body: bodies.get(delivery.id) })));
   }
 
-  private startAttempts(claimed: ReadonlyArray<ClaimedDelivery & { body: string | undefined }>): void {
-    for (const delivery of claimed) {
-      if (this.inFlight.has(delivery.id)) continue;
+  private startBatches(batches: readonly Batch[]): void {
+    for (const batch of batches) {
+      const hookId = batch[0]!.hookId;
+      if (this.inFlight.has(hookId)) continue;
       const abort = new AbortController();
-      const done = this.attempt(delivery, delivery.body, abort.signal)
-        .catch((error: unknown) => {
-          this.inFlight.delete(delivery.id);
-          this.deps.logger.warn({ err: error, delivery: delivery.id }, 'webhook delivery attempt failed to be recorded');
-        });
-      this.inFlight.set(delivery.id, { delivery, abort, done });
+      const done = this.send(batch, abort.signal).catch((error: unknown) => {
+        this.inFlight.delete(hookId);
+        this.deps.logger.warn({ err: error, hook: hookId }, 'webhook delivery attempts failed to be recorded');
+      });
+      this.inFlight.set(hookId, { abort, done });
     }
   }
 
-  private async attempt(delivery: ClaimedDelivery, json: string | undefined, signal: AbortSignal): Promise<void> {
+  /**
+   * One hook's batch, in order, one at a time: it stops at the first failed attempt (the
+   * delivery waits for its retry and the rows after it for the delivery) and before any
+   * attempt its lease could not cover. Then, in one transaction, the attempts are recorded, the
+   * rows not sent are given back, and the next rows are claimed.
+   */
+  private async send(batch: Batch, signal: AbortSignal): Promise<void> {
     const { store, db } = this.deps;
+    const done: Array<{ delivery: ClaimedDelivery; record: AttemptRecord; outcome: AttemptOutcome }> = [];
+    for (const delivery of batch) {
+      if (signal.aborted || Date.now() + this.options.timeoutMs > delivery.claimedUntil) break;
+      const attempt = await this.attempt(delivery, delivery.body, signal);
+      if (signal.aborted) break;
+      done.push({ delivery, ...attempt });
+      if (attempt.outcome.state !== 'delivered') break;
+    }
+    const unsent = batch.slice(done.length);
+    const next = await store.transaction(db, async (trx) => {
+      for (const { delivery, record, outcome } of done) await store.finish(trx, delivery, record, outcome);
+      await store.release(trx, unsent);
+      this.inFlight.delete(batch[0]!.hookId);
+      return this.claim(trx);
+    });
+    this.startBatches(next);
+  }
+
+  /** One attempt: the request signed and sent, and what it comes to. */
+  private async attempt(delivery: ClaimedDelivery, json: string | undefined, signal: AbortSignal): Promise<{ record: AttemptRecord; outcome: AttemptOutcome }> {
     const { hook } = delivery;
     const body = wireBody(hook.contentType, json ?? '{}');
     const headers: Record<string, string> = {
@@ -174,30 +206,20 @@ export class DeliveryWorker {
     const response: HookResponse = json === undefined
       ? { ok: false, status: 'failed: its event no longer exists', statusCode: 0, headers: null, body: null, durationMs: 0 }
       : await sendHook({ url: hook.url, headers, body, insecureSsl: hook.insecureSsl, timeoutMs: this.options.timeoutMs, allowPrivateTargets: this.options.allowPrivateTargets }, signal);
-    if (signal.aborted) {
-      this.inFlight.delete(delivery.id);
-      await store.release(db, [delivery]);
-      return;
-    }
-    const outcome = json === undefined ? { state: 'failed' as const } : outcomeOf(delivery, delivery.attempts + 1, response, Date.now());
-    const record = {
-      deliveredAt: toTimestamp(new Date(startedAt)),
-      durationSeconds: Math.round(response.durationMs) / 1000,
-      status: response.status,
-      statusCode: response.statusCode,
-      url: hook.url,
-      requestHeaders: headers,
-      requestBody: body.slice(0, MAX_LOGGED_BODY),
-      responseHeaders: response.headers,
-      responseBody: response.body,
+    return {
+      outcome: json === undefined ? { state: 'failed' } : outcomeOf(delivery, delivery.attempts + 1, response, Date.now()),
+      record: {
+        deliveredAt: toTimestamp(new Date(startedAt)),
+        durationSeconds: Math.round(response.durationMs) / 1000,
+        status: response.status,
+        statusCode: response.statusCode,
+        url: hook.url,
+        requestHeaders: headers,
+        requestBody: body.slice(0, MAX_LOGGED_BODY),
+        responseHeaders: response.headers,
+        responseBody: response.body,
+      },
     };
-    // The attempt's record and the next claim (this hook's next row is due at once) in one transaction.
-    const next = await store.transaction(db, async (trx) => {
-      await store.finish(trx, delivery, record, outcome);
-      this.inFlight.delete(delivery.id);
-      return this.claim(trx);
-    });
-    this.startAttempts(next);
   }
 
   private async sweep(): Promise<void> {

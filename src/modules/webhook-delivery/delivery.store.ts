@@ -51,6 +51,23 @@ export interface AttemptRecord {
 /** What becomes of a delivery after an attempt. */
 export type AttemptOutcome = { state: 'delivered' | 'failed' } | { state: 'pending'; nextAttemptAt: number };
 
+type Row = Record<string, unknown>;
+
+const DELIVERY_COLUMNS = ['d.id', 'd.hook_id', 'd.event_id', 'd.event', 'd.action', 'd.repo_id', 'd.payload', 'd.guid', 'd.redelivery', 'd.attempts', 'd.created_ms', 'd.claimed_until', 'd.next_attempt_at'];
+
+/** A claimed row; the hook's columns come with its batch's head. */
+function toClaimed(row: Row, head: Row, guid: string, claimedUntil: number): ClaimedDelivery {
+  return {
+    id: Number(row.id), hookId: Number(row.hook_id), eventId: row.event_id === null ? null : Number(row.event_id),
+    event: row.event as string, action: (row.action as string | null) ?? null, repoId: row.repo_id === null ? null : Number(row.repo_id),
+    payload: (row.payload as string | null) ?? null, guid, redelivery: toBoolean(row.redelivery), attempts: Number(row.attempts), createdMs: Number(row.created_ms), claimedUntil,
+    hook: {
+      url: head.url as string, contentType: head.content_type === 'form' ? 'form' : 'json', secret: (head.secret as string | null) ?? null,
+      insecureSsl: head.insecure_ssl === '1', orgId: head.org_id === null ? null : Number(head.org_id), repoId: head.hook_repo_id === null ? null : Number(head.hook_repo_id),
+    },
+  };
+}
+
 const due = (query: Knex.QueryBuilder, now: number) =>
   query
     .where('d.state', 'pending')
@@ -76,37 +93,56 @@ export class DeliveryStore {
   }
 
   /**
-   * Claims up to `limit` due heads of active hooks until `leaseUntil`, giving each its guid at
-   * the first attempt. Rows of an inactive hook wait (the expiry sweep fails them at 24 hours).
+   * Claims the due heads of up to `hooks` active hooks, each with the rows queued after it (up
+   * to `perHook` in all, in id order, stopping at the first another claim holds): a batch the
+   * caller sends one after another, so a burst costs one claim, not one per row. Row i of a
+   * batch is leased for i + 1 attempts' deadlines past `now`. A head is locked (PostgreSQL) or
+   * read under the write lock (SQLite), so no other claim can take its hook's rows meanwhile.
+   * Each row gets its guid at its first attempt. Rows of an inactive hook wait (the expiry
+   * sweep fails them at 24 hours).
    */
-  async claim(trx: Knex.Transaction, limit: number, now: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
-    if (limit <= 0) return [];
+  async claim(trx: Knex.Transaction, hooks: number, perHook: number, now: number, attemptMs: number): Promise<ClaimedDelivery[][]> {
+    if (hooks <= 0) return [];
     const heads = trx('webhook_deliveries').where('state', 'pending').groupBy('hook_id').min({ id: 'id' });
     const query = due(trx('webhook_deliveries as d'), now)
       .join('webhooks as h', 'h.id', 'd.hook_id')
       .where('h.active', true)
       .whereIn('d.id', heads)
       .orderBy([{ column: 'd.next_attempt_at' }, { column: 'd.id' }])
-      .limit(limit)
-      .select('d.id', 'd.hook_id', 'd.event_id', 'd.event', 'd.action', 'd.repo_id', 'd.payload', 'd.guid', 'd.redelivery', 'd.attempts', 'd.created_ms',
-        'h.url', 'h.content_type', 'h.secret', 'h.insecure_ssl', 'h.org_id', 'h.repo_id as hook_repo_id');
-    // PostgreSQL: rows another instance is claiming right now are skipped, never waited for.
-    const rows: Array<Record<string, unknown>> = trx.client.config.client === 'pg' ? await query.forUpdate('d').skipLocked() : await query;
-    const claimed: ClaimedDelivery[] = [];
-    for (const row of rows) {
-      const guid = typeof row.guid === 'string' ? row.guid : randomUUID();
-      await trx('webhook_deliveries').where('id', row.id as number).update({ claimed_until: leaseUntil, guid });
-      claimed.push({
-        id: Number(row.id), hookId: Number(row.hook_id), eventId: row.event_id === null ? null : Number(row.event_id),
-        event: row.event as string, action: (row.action as string | null) ?? null, repoId: row.repo_id === null ? null : Number(row.repo_id),
-        payload: (row.payload as string | null) ?? null, guid, redelivery: toBoolean(row.redelivery), attempts: Number(row.attempts), createdMs: Number(row.created_ms), claimedUntil: leaseUntil,
-        hook: {
-          url: row.url as string, contentType: row.content_type === 'form' ? 'form' : 'json', secret: (row.secret as string | null) ?? null,
-          insecureSsl: row.insecure_ssl === '1', orgId: row.org_id === null ? null : Number(row.org_id), repoId: row.hook_repo_id === null ? null : Number(row.hook_repo_id),
-        },
-      });
+      .limit(hooks)
+      .select(...DELIVERY_COLUMNS, 'h.url', 'h.content_type', 'h.secret', 'h.insecure_ssl', 'h.org_id', 'h.repo_id as hook_repo_id');
+    // PostgreSQL: heads another instance is claiming right now are skipped, never waited for.
+    const headRows: Row[] = trx.client.config.client === 'pg' ? await query.forUpdate('d').skipLocked() : await query;
+    if (headRows.length === 0) return [];
+    const followers: Row[] = perHook <= 1 ? [] : await trx
+      .from(trx('webhook_deliveries as d')
+        .where('d.state', 'pending')
+        .whereIn('d.hook_id', headRows.map((r) => r.hook_id as number))
+        .whereNotIn('d.id', headRows.map((r) => r.id as number))
+        .select(...DELIVERY_COLUMNS)
+        .rowNumber('n', 'd.id', 'd.hook_id')
+        .as('t'))
+      .where('n', '<', perHook)
+      .orderBy('id')
+      .select('*');
+    const batches: ClaimedDelivery[][] = [];
+    for (const head of headRows) {
+      const rows = [head];
+      for (const row of followers.filter((f) => Number(f.hook_id) === Number(head.hook_id))) {
+        const isFree = row.claimed_until === null || Number(row.claimed_until) < now;
+        if (!isFree || Number(row.next_attempt_at) > now) break;
+        rows.push(row);
+      }
+      const batch: ClaimedDelivery[] = [];
+      for (const [i, row] of rows.entries()) {
+        const guid = typeof row.guid === 'string' ? row.guid : randomUUID();
+        const claimedUntil = now + (i + 1) * attemptMs;
+        await trx('webhook_deliveries').where('id', row.id as number).update({ claimed_until: claimedUntil, guid });
+        batch.push(toClaimed(row, head, guid, claimedUntil));
+      }
+      batches.push(batch);
     }
-    return claimed;
+    return batches;
   }
 
   /** Writes an attempt and what becomes of its delivery; a lease lost meanwhile leaves the delivery to its new holder. */
@@ -126,9 +162,10 @@ export class DeliveryStore {
       });
   }
 
-  /** Gives claims back without an attempt (the instance is stopping): due again at once. */
-  async release(db: Knex, deliveries: readonly ClaimedDelivery[]): Promise<void> {
-    for (const d of deliveries) await db('webhook_deliveries').where({ id: d.id, claimed_until: d.claimedUntil }).update({ claimed_until: null });
+  /** Gives claims back without an attempt (not sent: the instance is stopping, or a row before failed). */
+  async release(trx: Knex.Transaction, deliveries: readonly ClaimedDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await trx('webhook_deliveries').whereIn('id', deliveries.map((d) => d.id)).whereIn('claimed_until', [...new Set(deliveries.map((d) => d.claimedUntil))]).update({ claimed_until: null });
   }
 
   /**
