@@ -23,7 +23,7 @@ const SWEEP_BATCH = 1_000;
 /** A claim outlives its attempt's deadline by this much: only an instance that died loses one. */
 const LEASE_MARGIN_MS = 5_000;
 /** Rows of one hook claimed together, sent one after another. */
-const BATCH_ROWS = 25;
+const BATCH_ROWS = 100;
 
 /** One hook's claimed rows, in order, with their bodies (undefined: the event is gone). */
 type Batch = Array<ClaimedDelivery & { body: string | undefined }>;
@@ -98,9 +98,13 @@ export class DeliveryWorker {
     while (this.pumping) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
-  /** Something was queued or finished: claim what is due now. */
-  wake(): void {
-    if (this.stopped) return;
+  /**
+   * Something was queued: claim what is due now. While batches are being sent, their ends claim
+   * (for every hook, in the transaction that records them) and the poll catches the rest: a
+   * claim per committed change would queue for the one SQLite connection behind every request.
+   */
+  wake(force = false): void {
+    if (this.stopped || (!force && this.inFlight.size > 0)) return;
     if (this.pumping) {
       this.again = true;
       return;
@@ -111,7 +115,7 @@ export class DeliveryWorker {
   private async poll(): Promise<void> {
     if (this.pumping || this.inFlight.size >= (this.options.maxInFlight ?? 16)) return;
     try {
-      if (await this.deps.store.anyDue(this.deps.db, Date.now())) this.wake();
+      if (await this.deps.store.anyDue(this.deps.db, Date.now())) this.wake(true);
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'webhook delivery poll failed');
     }
@@ -179,7 +183,7 @@ export class DeliveryWorker {
     }
     const unsent = batch.slice(done.length);
     const next = await store.transaction(db, async (trx) => {
-      for (const { delivery, record, outcome } of done) await store.finish(trx, delivery, record, outcome);
+      await store.finish(trx, done);
       await store.release(trx, unsent);
       this.inFlight.delete(batch[0]!.hookId);
       return this.claim(trx);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { takeWriteLock, toBoolean } from '../../database/dialect';
+import { chunksOf } from '../../shared/chunks';
 
 // The delivery queue's reads and writes (db/migrations/20261127080000_create_webhooks.ts).
 // A hook's rows go out in id order, one at a time: only the lowest pending id of each hook
@@ -68,6 +69,14 @@ function toClaimed(row: Row, head: Row, guid: string, claimedUntil: number): Cla
   };
 }
 
+const ATTEMPT_CHUNK = 50; // 17 columns
+
+/** `CASE id WHEN … THEN … END`: each row's own value in one UPDATE. */
+function caseById(trx: Knex.Transaction, deliveries: readonly ClaimedDelivery[], type: 'BIGINT' | 'VARCHAR(36)', value: (d: ClaimedDelivery) => string | number): Knex.Raw {
+  // The CAST: PostgreSQL would otherwise type the parameters text.
+  return trx.raw(`CASE id ${deliveries.map(() => `WHEN ? THEN CAST(? AS ${type})`).join(' ')} END`, deliveries.flatMap((d) => [d.id, value(d)]));
+}
+
 const due = (query: Knex.QueryBuilder, now: number) =>
   query
     .where('d.state', 'pending')
@@ -133,33 +142,42 @@ export class DeliveryStore {
         if (!isFree || Number(row.next_attempt_at) > now) break;
         rows.push(row);
       }
-      const batch: ClaimedDelivery[] = [];
-      for (const [i, row] of rows.entries()) {
-        const guid = typeof row.guid === 'string' ? row.guid : randomUUID();
-        const claimedUntil = now + (i + 1) * attemptMs;
-        await trx('webhook_deliveries').where('id', row.id as number).update({ claimed_until: claimedUntil, guid });
-        batch.push(toClaimed(row, head, guid, claimedUntil));
-      }
-      batches.push(batch);
+      batches.push(rows.map((row, i) => toClaimed(row, head, typeof row.guid === 'string' ? row.guid : randomUUID(), now + (i + 1) * attemptMs)));
     }
+    // One statement for every row claimed (a CASE per column): a batch costs no round trip per row.
+    const claimed = batches.flat();
+    await trx('webhook_deliveries').whereIn('id', claimed.map((d) => d.id)).update({
+      claimed_until: caseById(trx, claimed, 'BIGINT', (d) => d.claimedUntil),
+      guid: caseById(trx, claimed, 'VARCHAR(36)', (d) => d.guid),
+    });
     return batches;
   }
 
-  /** Writes an attempt and what becomes of its delivery; a lease lost meanwhile leaves the delivery to its new holder. */
-  async finish(trx: Knex.Transaction, delivery: ClaimedDelivery, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<void> {
-    await trx('webhook_delivery_attempts').insert({
-      delivery_id: delivery.id, hook_id: delivery.hookId, guid: delivery.guid, redelivery: delivery.redelivery,
-      delivered_at: attempt.deliveredAt, duration: attempt.durationSeconds, status: attempt.status.slice(0, 255), status_code: attempt.statusCode,
-      event: delivery.event, action: delivery.action, repo_id: delivery.repoId, url: attempt.url.slice(0, 2048),
-      request_headers: JSON.stringify(attempt.requestHeaders), request_body: attempt.requestBody,
-      response_headers: attempt.responseHeaders === null ? null : JSON.stringify(attempt.responseHeaders), response_body: attempt.responseBody,
-    });
-    await trx('webhook_deliveries')
-      .where({ id: delivery.id, claimed_until: delivery.claimedUntil })
-      .update({
-        state: outcome.state, claimed_until: null, attempts: trx.raw('attempts + 1'),
-        ...(outcome.state === 'pending' ? { next_attempt_at: outcome.nextAttemptAt } : {}),
-      });
+  /**
+   * Writes attempts and what becomes of their deliveries, in a few statements whatever their
+   * number; a lease lost meanwhile leaves a delivery to its new holder.
+   */
+  async finish(trx: Knex.Transaction, attempts: ReadonlyArray<{ delivery: ClaimedDelivery; record: AttemptRecord; outcome: AttemptOutcome }>): Promise<void> {
+    if (attempts.length === 0) return;
+    for (const chunk of chunksOf(attempts, ATTEMPT_CHUNK)) {
+      await trx('webhook_delivery_attempts').insert(chunk.map(({ delivery, record }) => ({
+        delivery_id: delivery.id, hook_id: delivery.hookId, guid: delivery.guid, redelivery: delivery.redelivery,
+        delivered_at: record.deliveredAt, duration: record.durationSeconds, status: record.status.slice(0, 255), status_code: record.statusCode,
+        event: delivery.event, action: delivery.action, repo_id: delivery.repoId, url: record.url.slice(0, 2048),
+        request_headers: JSON.stringify(record.requestHeaders), request_body: record.requestBody,
+        response_headers: record.responseHeaders === null ? null : JSON.stringify(record.responseHeaders), response_body: record.responseBody,
+      })));
+    }
+    const mine = (query: Knex.QueryBuilder, deliveries: readonly ClaimedDelivery[]) =>
+      query.whereIn('id', deliveries.map((d) => d.id)).whereIn('claimed_until', [...new Set(deliveries.map((d) => d.claimedUntil))]);
+    for (const state of ['delivered', 'failed'] as const) {
+      const ended = attempts.filter((a) => a.outcome.state === state).map((a) => a.delivery);
+      if (ended.length > 0) await mine(trx('webhook_deliveries'), ended).update({ state, claimed_until: null, attempts: trx.raw('attempts + 1') });
+    }
+    for (const { delivery, outcome } of attempts) {
+      if (outcome.state !== 'pending') continue;
+      await mine(trx('webhook_deliveries'), [delivery]).update({ claimed_until: null, attempts: trx.raw('attempts + 1'), next_attempt_at: outcome.nextAttemptAt });
+    }
   }
 
   /** Gives claims back without an attempt (not sent: the instance is stopping, or a row before failed). */
