@@ -75,6 +75,8 @@ export class DeliveryPayloads {
       if (enterprise) enterprises.set(enterpriseId, enterprise);
     }
     const senders = new Map((await accounts.findAccountsByIds(db, [...new Set([...events.values()].flatMap((e) => (e.senderId === null ? [] : [e.senderId])))])).map((u) => [u.id, u]));
+    // Every hook gets the same body for one event: built once.
+    const byEvent = new Map<number, string>();
     for (const delivery of deliveries) {
       if (delivery.payload !== null) {
         bodies.set(delivery.id, delivery.payload);
@@ -82,6 +84,11 @@ export class DeliveryPayloads {
       }
       const event = delivery.eventId === null ? undefined : events.get(delivery.eventId);
       if (event === undefined) continue;
+      const built = byEvent.get(event.id);
+      if (built !== undefined) {
+        bodies.set(delivery.id, built);
+        continue;
+      }
       const repo = event.repoId === null ? undefined : repos.get(event.repoId);
       const org = orgs.get(event.orgId ?? (repo?.ownerType === 'Organization' ? repo.ownerId : -1));
       const enterprise = org?.enterpriseId == null ? undefined : enterprises.get(org.enterpriseId);
@@ -94,7 +101,9 @@ export class DeliveryPayloads {
         ...(enterprise === undefined ? {} : { enterprise: serializeEnterpriseSummary(base, enterprise) }),
         sender: sender === undefined ? serializeBotSender(base) : serializeUserSummary(base, sender),
       };
-      bodies.set(delivery.id, JSON.stringify(body));
+      const json = JSON.stringify(body);
+      byEvent.set(event.id, json);
+      bodies.set(delivery.id, json);
     }
     return bodies;
   }
