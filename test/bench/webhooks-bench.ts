@@ -19,7 +19,7 @@ import { readWorldFacts } from './world-facts';
 
 export const WEBHOOK_SCENARIO = 'webhook delivery';
 const CHANGES = 1_000;
-const CHANGE_RATE = 100;
+const CHANGE_RATE = 25;
 const HOOKS = 3;
 const MEDIAN_LIMIT_MS = 200;
 

@@ -24,6 +24,12 @@ const SWEEP_BATCH = 1_000;
 const LEASE_MARGIN_MS = 5_000;
 /** Rows of one hook claimed together, sent one after another. */
 const BATCH_ROWS = 100;
+/**
+ * No attempt of a batch starts later than this after the claim: its rows stay pending until the
+ * batch is recorded, so every one is leased for this, one attempt's deadline and the margin (an
+ * instance that dies holds them that long).
+ */
+const BATCH_BUDGET_MS = 2_000;
 
 /** One hook's claimed rows, in order, with their bodies (undefined: the event is gone). */
 type Batch = Array<ClaimedDelivery & { body: string | undefined }>;
@@ -146,7 +152,7 @@ export class DeliveryWorker {
   private async claim(trx: Knex.Transaction): Promise<Batch[]> {
     const free = (this.options.maxInFlight ?? 16) - this.inFlight.size;
     if (free <= 0 || this.stopped) return [];
-    const batches = await this.deps.store.claim(trx, free, BATCH_ROWS, Date.now(), this.options.timeoutMs + LEASE_MARGIN_MS);
+    const batches = await this.deps.store.claim(trx, free, BATCH_ROWS, Date.now(), BATCH_BUDGET_MS + this.options.timeoutMs + LEASE_MARGIN_MS);
     if (batches.length === 0) return [];
     const bodies = await this.deps.payloads.bodies(trx, this.options.publicUrl, batches.flat());
     return batches.map((batch) => batch.map((delivery) => ({ ...delivery, body: bodies.get(delivery.id) })));
@@ -167,15 +173,16 @@ export class DeliveryWorker {
 
   /**
    * One hook's batch, in order, one at a time: it stops at the first failed attempt (the
-   * delivery waits for its retry and the rows after it for the delivery) and before any
-   * attempt its lease could not cover. Then, in one transaction, the attempts are recorded, the
+   * delivery waits for its retry and the rows after it for the delivery) and once
+   * BATCH_BUDGET_MS have passed. Then, in one transaction, the attempts are recorded, the
    * rows not sent are given back, and the next rows are claimed.
    */
   private async send(batch: Batch, signal: AbortSignal): Promise<void> {
     const { store, db } = this.deps;
     const done: Array<{ delivery: ClaimedDelivery; record: AttemptRecord; outcome: AttemptOutcome }> = [];
+    const started = Date.now();
     for (const delivery of batch) {
-      if (signal.aborted || Date.now() + this.options.timeoutMs > delivery.claimedUntil) break;
+      if (signal.aborted || Date.now() - started > BATCH_BUDGET_MS) break;
       const attempt = await this.attempt(delivery, delivery.body, signal);
       if (signal.aborted) break;
       done.push({ delivery, ...attempt });

@@ -104,13 +104,13 @@ export class DeliveryStore {
   /**
    * Claims the due heads of up to `hooks` active hooks, each with the rows queued after it (up
    * to `perHook` in all, in id order, stopping at the first another claim holds): a batch the
-   * caller sends one after another, so a burst costs one claim, not one per row. Row i of a
-   * batch is leased for i + 1 attempts' deadlines past `now`. A head is locked (PostgreSQL) or
+   * caller sends one after another, so a burst costs one claim, not one per row. Every row of a
+   * batch is leased `leaseMs` (its rows stay pending until the batch is recorded). A head is locked (PostgreSQL) or
    * read under the write lock (SQLite), so no other claim can take its hook's rows meanwhile.
    * Each row gets its guid at its first attempt. Rows of an inactive hook wait (the expiry
    * sweep fails them at 24 hours).
    */
-  async claim(trx: Knex.Transaction, hooks: number, perHook: number, now: number, attemptMs: number): Promise<ClaimedDelivery[][]> {
+  async claim(trx: Knex.Transaction, hooks: number, perHook: number, now: number, leaseMs: number): Promise<ClaimedDelivery[][]> {
     if (hooks <= 0) return [];
     const heads = trx('webhook_deliveries').where('state', 'pending').groupBy('hook_id').min({ id: 'id' });
     const query = due(trx('webhook_deliveries as d'), now)
@@ -142,7 +142,7 @@ export class DeliveryStore {
         if (!isFree || Number(row.next_attempt_at) > now) break;
         rows.push(row);
       }
-      batches.push(rows.map((row, i) => toClaimed(row, head, typeof row.guid === 'string' ? row.guid : randomUUID(), now + (i + 1) * attemptMs)));
+      batches.push(rows.map((row) => toClaimed(row, head, typeof row.guid === 'string' ? row.guid : randomUUID(), now + leaseMs)));
     }
     // One statement for every row claimed (a CASE per column): a batch costs no round trip per row.
     const claimed = batches.flat();
