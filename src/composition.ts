@@ -44,8 +44,10 @@ import { AlertEngineStore } from './modules/alert-engine/alert-engine.store';
 import type { TriagePolicies } from './modules/auto-triage/triage-policy';
 import { AlertEvents } from './modules/dependency-alerts/alert-events';
 import { lazyObject } from './shared/lazy';
+import { Outbox } from './modules/webhook-delivery/outbox';
 import { AdvisoryImportStore } from './modules/advisories/advisories.import-store';
 import { AdvisoryImporter } from './modules/advisories/advisory-import';
+import { AdvisoryEvents } from './modules/advisories/advisory-events';
 import { EpssImporter } from './modules/advisories/epss-import';
 import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
 import { RateLimiter } from './rate-limits/rate-limiter';
@@ -111,7 +113,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const autoTriageStore = new AutoTriageStore();
   const triagePolicies = new StoreTriagePolicies({ store: autoTriageStore });
   const globalAdvisoryStore = new GlobalAdvisoriesStore();
-  const alertEvents = new AlertEvents(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
+  const outbox = new Outbox();
+  const alertEvents = new AlertEvents(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), outbox);
   const alertEngine = new AlertEngine({
     snapshots: snapshotStore,
     dependencyIndex: new DependencyIndexStore(),
@@ -121,7 +124,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     events: alertEvents,
     policies: options.triagePolicies ?? triagePolicies,
   });
-  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine });
+  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine, events: new AdvisoryEvents({ advisories: advisoryStore, outbox }) });
   const webhooksStore = new WebhooksStore();
 
   const tokensAt = cachedTokenLookup(tokenStore);
@@ -187,6 +190,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     /** The OIDC issuer and its signing keys (the discovery routes, `orgsec oidc rotate-key`). */
     oidcIssuer,
     oidcSigningKeys,
+    /** Events and the webhook deliveries they queue; tells the instance's delivery worker. */
+    outbox,
   };
 }
 

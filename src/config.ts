@@ -66,6 +66,18 @@ const oidcIssuer: Rule<string> = {
   },
 };
 
+/** An http(s) URL with no query or fragment, kept without a trailing slash; empty: derived from HOST and PORT. */
+const publicUrl: Rule<string> = {
+  allowed: 'an http:// or https:// URL without query or fragment, such as https://orgsec.example.com/api',
+  read: (raw) => {
+    if (raw === '') return '';
+    if (!URL.canParse(raw)) return undefined;
+    const url = new URL(raw);
+    if (!/^https?:$/.test(url.protocol) || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') return undefined;
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  },
+};
+
 // Rate limits above a billion per window are no limit at all; RATE_LIMITS=off says that.
 const MAX_LIMIT = 1_000_000_000;
 
@@ -85,6 +97,8 @@ export const SETTINGS = {
   DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance' },
   SQLITE_FAST_PATHS: { flag: '--sqlite-fast-paths <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on: SQLite keeps statements prepared, through knex internals (faster; checked against each knex upgrade by the tests)' },
   RESPONSE_CACHE_MB: { flag: '--response-cache-mb <n>', default: '32', rule: integer(0, 4096), description: 'megabytes of finished read answers each instance keeps for repeated requests (0: none)' },
+  PUBLIC_URL: { flag: '--public-url <url>', default: '', rule: publicUrl, description: 'the API base URL clients reach, put before the URLs of webhook payloads (empty: http://HOST:PORT)' },
+  WEBHOOK_TIMEOUT_MS: { flag: '--webhook-timeout-ms <n>', default: '10000', rule: integer(100, 10000), description: 'milliseconds a webhook receiver has to answer before the attempt counts as timed out' },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { flag: '--webhook-allow-private-targets <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on lets hooks send to loopback, private and link-local addresses (tests and local receivers)' },
   OIDC_ISSUER: { flag: '--oidc-issuer <url>', default: DERIVED_OIDC_ISSUER, rule: oidcIssuer, description: 'the iss of the OIDC tokens orgsec mints; its path serves /.well-known/openid-configuration and /.well-known/jwks' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
@@ -143,6 +157,10 @@ export interface Config {
   sqliteFastPaths: boolean;
   /** Bytes of finished read answers kept per instance (0: no response cache). */
   responseCacheBytes: number;
+  /** The public API base for webhook payloads; empty: http://HOST:PORT as the server listens. */
+  publicUrl: string;
+  /** The deadline of one webhook delivery attempt. */
+  webhookTimeoutMs: number;
   /** Hooks may send to loopback, private and link-local addresses (src/modules/webhooks/target-policy.ts). */
   webhookAllowPrivateTargets: boolean;
   /** The OIDC issuer URL; undefined: the listening URL plus /oidc (src/modules/oidc-tokens/issuer.ts). */
@@ -193,6 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     databasePoolMax: v.DATABASE_POOL_MAX,
     sqliteFastPaths: v.SQLITE_FAST_PATHS === 'on',
     responseCacheBytes: v.RESPONSE_CACHE_MB * 2 ** 20,
+    publicUrl: v.PUBLIC_URL,
+    webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
     webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'on',
     oidcIssuer: v.OIDC_ISSUER === DERIVED_OIDC_ISSUER ? undefined : v.OIDC_ISSUER,
   };

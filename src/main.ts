@@ -7,6 +7,7 @@ import { migrateLatest } from './database/migrate';
 import { createHttpServer, type ServerLimits } from './http/http-server';
 import { createLogger } from './logger';
 import { OidcIssuer } from './modules/oidc-tokens/issuer';
+import { startDeliveryWorker } from './modules/webhook-delivery/start-worker';
 
 export interface RunningServer {
   server: Server;
@@ -35,6 +36,8 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const url = `http://${host}:${port}`;
   oidcIssuer.listeningAt(url);
   logger.info({ url }, 'orgsec listening');
+  // Every instance delivers webhooks; URLs in payloads are under PUBLIC_URL, or the listening URL.
+  const deliveries = startDeliveryWorker(services, logger, { ...config, publicUrl: config.publicUrl || url });
   let closing: Promise<void> | undefined;
   // Graceful: stop accepting, let requests in flight finish, drop idle keep-alive
   // connections at once (and each one as its last answer is sent: Node keeps them
@@ -48,7 +51,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
       });
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
-    }).then(() => database.close()));
+    }).then(() => deliveries.stop()).then(() => database.close()));
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');

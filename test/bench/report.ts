@@ -1,6 +1,7 @@
 import type { Row } from './measure';
 import type { AdvisoryImportResult } from './advisory-import-bench';
 import { snapshotLines, type SnapshotBenchResult } from './snapshots-bench';
+import { webhookLines, type WebhookBenchError, type WebhookBenchResult } from './webhooks-bench';
 import type { WorldLoadResult } from './world-load-bench';
 
 // The results: everything as JSON, and a caption and compact Markdown table for the README.
@@ -32,6 +33,7 @@ export interface Report {
   worldLoad?: WorldLoadResult & { target: string; met: boolean };
   advisoryImport?: AdvisoryImportResult & { target: string; met: boolean };
   snapshots?: SnapshotBenchResult;
+  webhooks?: WebhookBenchResult | WebhookBenchError;
 }
 
 const whole = (n: number) => Math.round(n).toLocaleString('en');
@@ -94,6 +96,7 @@ export function markdown(report: Report): string {
   }
   if (report.advisoryImport) lines.push(...advisoryImportLines(report.advisoryImport));
   if (report.snapshots) lines.push(...snapshotLines(report.snapshots));
+  if (report.webhooks) lines.push(...webhookLines(report.webhooks));
   const notes = report.rows.flatMap((row, i) => (row.error || row.notes.length ? [`[${i + 1}] ${[row.error, ...row.notes].filter(Boolean).join('; ')}`] : []));
   if (load?.error) notes.push(`[load] ${load.error}`);
   if (report.advisoryImport?.error) notes.push(`[import] ${report.advisoryImport.error}`);

@@ -38,7 +38,7 @@ export interface Instance {
   stop(): Promise<void>;
 }
 
-/** Starts `orgsec serve --port 0` over the database (with settings in `env`); resolves with its URL once it listens. */
+/** Starts `orgsec serve --port 0` over the database (with `env` added to its environment); resolves with its URL once it listens. */
 export function startInstance(databaseUrl: string, env: Record<string, string> = {}): Promise<Instance> {
   if (!fs.existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` (npm test does) before these tests');
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--database', databaseUrl], {

@@ -3,6 +3,7 @@ import type { Executor } from '../../database/transaction';
 import { nowTimestamp } from '../../shared/time';
 import type { AdvisoryReevaluation } from '../alert-engine/alert-reevaluation';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
+import type { AdvisoryEventAction, AdvisoryEvents } from './advisory-events';
 import type { EpssScore, ImportedAdvisory } from './osv';
 import { vulnerabilityColumns, type StoredVulnerability } from './stored-vulnerabilities';
 import { chunksOf } from '../../shared/chunks';
@@ -80,7 +81,7 @@ export interface AdvisoryWrite {
 }
 
 export class AdvisoryImportStore {
-  constructor(private readonly deps: { alerts: AlertsStore; reevaluation: AdvisoryReevaluation }) {}
+  constructor(private readonly deps: { alerts: AlertsStore; reevaluation: AdvisoryReevaluation; events: AdvisoryEvents }) {}
 
   /** The stored `modified` of each id present: null for advisories of world files. */
   async modifiedByIds(db: Executor, svcsaIds: readonly string[]): Promise<Map<string, string | null>> {
@@ -96,6 +97,7 @@ export class AdvisoryImportStore {
    */
   async upsertMany(trx: Knex.Transaction, writes: readonly AdvisoryWrite[]): Promise<UpsertOutcome[]> {
     const stored = await this.modifiedByIds(trx, writes.map((w) => w.advisory.svcsaId));
+    const withdrawnBefore = await this.withdrawnIds(trx, writes.map((w) => w.advisory.svcsaId));
     const ids = new Map<string, number>();
     for (const chunk of chunksOf(writes.filter((w) => !stored.has(w.advisory.svcsaId)), ADVISORY_CHUNK)) {
       const rows = chunk.map(({ advisory }) => ({ svcsa_id: advisory.svcsaId, ...advisoryColumns(advisory) }));
@@ -112,22 +114,42 @@ export class AdvisoryImportStore {
       // Stored before, or inserted by another import meanwhile: the one-advisory path decides.
       outcomes.push(ids.has(advisory.svcsaId) ? 'imported' : await this.write(trx, advisory, list));
     }
-    await this.reevaluate(trx, writes.filter((_w, i) => outcomes[i] !== 'unchanged'));
+    await this.reevaluate(trx, writes.flatMap((w, i) => (outcomes[i] === 'unchanged' ? [] : [{ ...w, outcome: outcomes[i]! }])), withdrawnBefore);
     return outcomes;
   }
 
   /** upsert for one advisory, its alerts re-evaluated. */
   async upsert(trx: Knex.Transaction, advisory: ImportedAdvisory, vulnerabilities: readonly StoredVulnerability[]): Promise<UpsertOutcome> {
+    const withdrawnBefore = await this.withdrawnIds(trx, [advisory.svcsaId]);
     const outcome = await this.write(trx, advisory, vulnerabilities);
-    if (outcome !== 'unchanged') await this.reevaluate(trx, [{ advisory, vulnerabilities }]);
+    if (outcome !== 'unchanged') await this.reevaluate(trx, [{ advisory, vulnerabilities, outcome }], withdrawnBefore);
     return outcome;
   }
 
-  /** The alerts written advisories may change, and their findings, evaluated again. */
-  private async reevaluate(trx: Knex.Transaction, written: readonly AdvisoryWrite[]): Promise<void> {
+  /** The ids among these that are stored withdrawn. */
+  private async withdrawnIds(db: Executor, svcsaIds: readonly string[]): Promise<Set<string>> {
+    if (svcsaIds.length === 0) return new Set();
+    const rows: Array<{ svcsa_id: string }> = await db('advisories').whereIn('svcsa_id', [...new Set(svcsaIds)]).whereNotNull('withdrawn_at').select('svcsa_id');
+    return new Set(rows.map((r) => r.svcsa_id));
+  }
+
+  /**
+   * The alerts written advisories may change, and their findings, evaluated again; then their
+   * security_advisory events: published (new), withdrawn (newly withdrawn), updated (the rest).
+   */
+  private async reevaluate(trx: Knex.Transaction, written: ReadonlyArray<AdvisoryWrite & { outcome: UpsertOutcome }>, withdrawnBefore: ReadonlySet<string>): Promise<void> {
     if (written.length === 0) return;
-    const advisoryIds: Array<{ id: number }> = await trx('advisories').whereIn('svcsa_id', written.map((w) => w.advisory.svcsaId)).select('id');
+    const advisoryIds: Array<{ id: number; svcsa_id: string }> = await trx('advisories').whereIn('svcsa_id', written.map((w) => w.advisory.svcsaId)).select('id', 'svcsa_id');
     await this.deps.reevaluation.advisories(trx, advisoryIds.map((a) => Number(a.id)), nowTimestamp());
+    const idOf = new Map(advisoryIds.map((a) => [a.svcsa_id, Number(a.id)]));
+    const actions = new Map<number, AdvisoryEventAction>();
+    for (const { advisory, outcome } of written) {
+      const id = idOf.get(advisory.svcsaId);
+      if (id === undefined) continue;
+      const isNewlyWithdrawn = advisory.withdrawnAt !== null && !withdrawnBefore.has(advisory.svcsaId);
+      actions.set(id, isNewlyWithdrawn ? 'withdrawn' : outcome === 'imported' ? 'published' : 'updated');
+    }
+    await this.deps.events.record(trx, actions);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { toJsonParts } from '../../shared/json-fragments';
 import { alertViews } from './alert-views';
+import type { Outbox } from '../webhook-delivery/outbox';
 import type { AlertReferences } from './alerts.service';
 import { freshFragments, serializeAlert } from './alerts.serializers';
 
@@ -25,8 +26,8 @@ export interface AlertEvent {
 }
 
 export class AlertEvents {
-  /** `references` read the transaction's own rows: never a cache. */
-  constructor(private readonly references: AlertReferences) {}
+  /** `references` read the transaction's own rows: never a cache; the outbox queues the hooks' deliveries. */
+  constructor(private readonly references: AlertReferences, private readonly outbox: Outbox) {}
 
   /** Writes the events in the order given, each with its alert as it is now in `trx`. */
   async record(trx: Knex.Transaction, events: readonly AlertEvent[], now: string): Promise<void> {
@@ -55,9 +56,9 @@ export class AlertEvents {
     });
   }
 
-  /** Inserts event rows; ids follow the order given: one statement per chunk, rows in order. */
+  /** Inserts event rows, ids in the order given, and queues their webhook deliveries. */
   async insert(trx: Knex.Transaction, rows: readonly EventRow[]): Promise<void> {
-    for (let i = 0; i < rows.length; i += 100) await trx('events').insert(rows.slice(i, i + 100));
+    await this.outbox.insert(trx, rows);
   }
 }
 

@@ -36,12 +36,22 @@ const lists = [...IPV4_BLOCKED.map((r) => [...r, 'ipv4'] as const), ...IPV6_BLOC
     return { list, family, reason };
   });
 
+/** The IPv4 address an IPv4-mapped IPv6 address carries, in dotted form; undefined for any other. */
+function ipv4Mapped(address: string): string | undefined {
+  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1).toLowerCase();
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
+  if (hex === null) return undefined;
+  const [high, low] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
 /** Why a hook may not send to this IP address, or null when it may. */
 export function forbiddenAddressReason(address: string): string | null {
   const family = net.isIP(address);
   if (family === 0) return 'not an IP address';
-  // An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is the IPv4 address it carries.
-  const mapped = family === 6 ? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] : undefined;
+  // An IPv4-mapped IPv6 address is the IPv4 address it carries, however written: ::ffff:127.0.0.1,
+  // or ::ffff:7f00:1 as a URL's host shows it (new URL('http://[::ffff:127.0.0.1]').hostname).
+  const mapped = family === 6 ? ipv4Mapped(address) : undefined;
   const [ip, kind] = mapped !== undefined ? [mapped, 'ipv4'] : [address, family === 4 ? 'ipv4' : 'ipv6'];
   for (const { list, family: listFamily, reason } of lists) {
     if (listFamily === kind && list.check(ip, kind)) return reason;

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { openDatabase } from '../../src/database/connection';
+import { drive } from './drive';
+import { BENCH_TOKEN, BIG_ORG } from './generate-world';
+import type { LoadResult } from './load-plan';
+import { median } from './measure';
+import { startOrgsec } from './orgsec-server';
+import { readWorldFacts } from './world-facts';
+
+// Issue 22's benchmark: webhook delivery over a copy of the benchmark world on SQLite, one
+// `orgsec serve`. Three organization hooks of the big organization point at a receiver in this
+// process. CHANGES distinct alerts are dismissed or reopened through #27 at CHANGE_RATE a
+// second (one client) while distinct organization alert pages are read (autocannon, its own
+// process); each change's delay is from its 2xx answer (the commit is before it) to the arrival
+// of its delivery at the receiver, per hook. Beside it, the same reads with no hook and no change.
+
+export const WEBHOOK_SCENARIO = 'webhook delivery';
+const CHANGES = 1_000;
+const CHANGE_RATE = 25;
+const HOOKS = 3;
+const MEDIAN_LIMIT_MS = 200;
+
+export interface WebhookBenchResult {
+  changes: number;
+  hooks: number;
+  delivered: number;
+  /** Delivered more than once (at least once allows it). */
+  duplicates: number;
+  delayP50: number;
+  delayP99: number;
+  changeP50: number;
+  readOnly: LoadResult;
+  withDeliveries: LoadResult;
+  error?: string;
+}
+
+/** The scenario could not run. */
+export interface WebhookBenchError {
+  error: string;
+}
+
+export interface WebhookBenchSettings {
+  workDir: string;
+  worldFile: string;
+  port: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
+
+const percentile = (values: readonly number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+
+/** One PATCH of #27; resolves at its 2xx answer. */
+function patchAlert(base: string, repository: string, number: number, body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${base}/repos/${repository}/dependency-bot/alerts/${number}`, {
+      method: 'PATCH', agent, headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    }, (response) => {
+      response.resume();
+      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`PATCH ${repository}#${number}: ${response.statusCode}`))));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+export async function benchWebhooks(s: WebhookBenchSettings): Promise<WebhookBenchResult | WebhookBenchError> {
+  const file = path.join(s.workDir, 'webhooks.sqlite');
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+  fs.copyFileSync(s.worldFile, file);
+  // Arrivals by change key (repository#number) and hook: the first arrival's time.
+  const arrivals = new Map<string, number>();
+  let received = 0;
+  const receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      received += 1;
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { alert: { number: number }; repository: { full_name: string } };
+      const key = `${body.repository.full_name}#${body.alert.number} ${String(req.headers['x-service-hook-id'])}`;
+      if (!arrivals.has(key)) arrivals.set(key, at);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+
+  const db = openDatabase(file);
+  let facts: Awaited<ReturnType<typeof readWorldFacts>>;
+  try {
+    facts = await readWorldFacts(db, BIG_ORG, 1);
+  } finally {
+    await db.close();
+  }
+  if (facts.patchAlerts.length < CHANGES) return { error: `the world has ${facts.patchAlerts.length} alerts to change, fewer than ${CHANGES}` };
+  const plan = (firstIndex: number) => ({ kind: 'distinct-pages' as const, org: BIG_ORG, cursors: facts.middleCursors, firstIndex, headers: { authorization: `Bearer ${BENCH_TOKEN}` } });
+  const changeSeconds = CHANGES / CHANGE_RATE;
+  const load = { connections: s.connections, seconds: changeSeconds, warmupSeconds: s.warmupSeconds };
+
+  const server = await startOrgsec(file, s.port, { pinned: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' } });
+  try {
+    const readOnly = await drive({ ...load, url: server.url, plan: plan(9_000_000) }, s.workDir);
+    // The hooks, as the hook API writes them (written under the running server: the next write sees them).
+    const writer = openDatabase(file);
+    try {
+      const org = await writer.knex('accounts').where('login', BIG_ORG).first('id');
+      for (let i = 0; i < HOOKS; i++) {
+        await writer.knex('webhooks').insert({
+          org_id: org.id, repo_id: null, name: 'web', active: true, events: '["dependency_bot_alert"]', url: receiverUrl, content_type: 'json',
+          secret: `bench-secret-${i}`, insecure_ssl: '0', created_at: '2026-11-27T10:00:00Z', updated_at: '2026-11-27T10:00:00Z',
+        });
+      }
+    } finally {
+      await writer.close();
+    }
+    const acknowledged = new Map<string, number>();
+    const changeTimes: number[] = [];
+    const reading = drive({ ...load, url: server.url, plan: plan(9_500_000) }, s.workDir);
+    await sleep(s.warmupSeconds * 1000);
+    // On a fixed schedule, one client: a change every 1/CHANGE_RATE s (or as soon as the last is answered).
+    const started = performance.now();
+    for (const [i, alert] of facts.patchAlerts.slice(0, CHANGES).entries()) {
+      const due = started + (i * 1000) / CHANGE_RATE;
+      if (performance.now() < due) await sleep(due - performance.now());
+      const body = alert.state === 'open' ? '{"state":"dismissed","dismissed_reason":"tolerable_risk"}' : '{"state":"open"}';
+      const sent = performance.now();
+      await patchAlert(server.url, alert.repository, alert.number, body);
+      const at = performance.now();
+      changeTimes.push(at - sent);
+      acknowledged.set(`${alert.repository}#${alert.number}`, at);
+    }
+    const withDeliveries = await reading;
+    const deadline = Date.now() + 60_000;
+    while (arrivals.size < CHANGES * HOOKS && Date.now() < deadline) await sleep(50);
+    const delays = [...arrivals.entries()].map(([key, at]) => at - acknowledged.get(key.split(' ')[0]!)!).filter((d) => !Number.isNaN(d));
+    const result: WebhookBenchResult = {
+      changes: CHANGES, hooks: HOOKS, delivered: arrivals.size, duplicates: received - arrivals.size,
+      delayP50: median(delays), delayP99: percentile(delays, 0.99), changeP50: median(changeTimes), readOnly, withDeliveries,
+    };
+    process.stderr.write(`  webhooks: ${result.delivered}/${CHANGES * HOOKS} delivered, delay p50 ${result.delayP50.toFixed(1)} ms, p99 ${result.delayP99.toFixed(1)} ms; distinct pages ${readOnly.rps.toFixed(0)} req/s without hooks, ${withDeliveries.rps.toFixed(0)} req/s while delivering\n`);
+    return result;
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await server.stop();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+}
+
+/** The result's lines of the Markdown table (same columns as the others). */
+export function webhookLines(r: WebhookBenchResult | WebhookBenchError): string[] {
+  if (!('changes' in r)) return [`| ${WEBHOOK_SCENARIO} [webhooks] | failed: ${r.error} | | | | | | | | |`];
+  const ms = (n: number) => n.toFixed(n < 10 ? 1 : 0);
+  const all = r.delivered === r.changes * r.hooks;
+  return [
+    `| distinct organization pages, no hook | ${Math.round(r.readOnly.rps)} | ${ms(r.readOnly.p50)} | ${ms(r.readOnly.p99)} | | | | | | |`,
+    `| the same while ${r.changes.toLocaleString('en')} alert changes (${CHANGE_RATE}/s, PATCH p50 ${ms(r.changeP50)} ms) go to ${r.hooks} hooks: ${r.delivered.toLocaleString('en')} delivered${r.duplicates ? `, ${r.duplicates} twice` : ''} | ${Math.round(r.withDeliveries.rps)} | ${ms(r.withDeliveries.p50)} | ${ms(r.withDeliveries.p99)} | | | ${Math.round(r.readOnly.rps)} (no hook) | ${((r.withDeliveries.rps / r.readOnly.rps) * 100).toFixed(1)}% | | |`,
+    `| webhook delay, the change's 2xx answer to the receiver (p50, p99) | | ${ms(r.delayP50)} | ${ms(r.delayP99)} | | | | | p50 ≤ ${MEDIAN_LIMIT_MS} ms, all delivered | ${r.delayP50 <= MEDIAN_LIMIT_MS && all ? 'yes' : '**no**'} |`,
+  ];
+}
