@@ -165,7 +165,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       advisories: () => new AdvisoriesService({
         db, authorizer, advisories: globalAdvisoryStore, advisoriesByIds: bound.references.advisoriesByIds, matchableRangesByIds: matchableRangesAt(versions),
       }),
-      webhooks: () => new WebhooksService({ db, lookups: bound.lookups, store: webhooksStore, allowPrivateTargets: options.webhookAllowPrivateTargets ?? false }),
+      webhooks: () => new WebhooksService({ db, lookups: bound.lookups, store: webhooksStore, allowPrivateTargets: options.webhookAllowPrivateTargets ?? false, queued: () => outbox.notify() }),
     });
   });
 

@@ -37,6 +37,8 @@ interface WebhooksDeps {
   store: WebhooksStore;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: hooks may point at loopback, private and link-local addresses. */
   allowPrivateTargets: boolean;
+  /** Wakes this instance's delivery worker once rows it queued are committed (else its poll finds them). */
+  queued: () => void;
 }
 
 /**
@@ -69,6 +71,9 @@ export class WebhooksService {
       }
       const hook = await this.deps.store.insert(trx, owner, input, nowTimestamp());
       if (hook.active) await this.queuePingOf(trx, hook, apiBase);
+      return hook;
+    }).then((hook) => {
+      if (hook.active) this.deps.queued();
       return hook;
     });
   }
@@ -103,6 +108,7 @@ export class WebhooksService {
       const owner = await this.ownerOf(trx, principal, scope, 'ping');
       await this.queuePingOf(trx, await this.hookOf(trx, owner, id), apiBase);
     });
+    this.deps.queued();
   }
 
   /** One page of a hook's delivery attempts, newest first; with the count when asked (GraphQL's totalCount). */
@@ -128,6 +134,7 @@ export class WebhooksService {
       const owner = await this.ownerOf(trx, principal, scope, 'redeliver');
       await queueRedelivery(trx, (await this.hookOf(trx, owner, id)).id, deliveryId);
     });
+    this.deps.queued();
   }
 
   private async queuePingOf(trx: Knex.Transaction, hook: Webhook, apiBase: string): Promise<void> {
