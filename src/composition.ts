@@ -17,6 +17,9 @@ import { AutoTriageStore } from './modules/auto-triage/auto-triage.store';
 import { StoreTriagePolicies } from './modules/auto-triage/store-triage-policies';
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
+import { AttestationTrust } from './modules/attestations/attestation-trust';
+import { AttestationVerdicts } from './modules/attestations/attestation-verdicts';
+import { AttestationAudit } from './modules/attestations/attestation-audit';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
 import { AdvisoriesService } from './modules/advisories/advisories.service';
 import { GlobalAdvisoriesStore } from './modules/advisories/advisories.store';
@@ -53,6 +56,8 @@ export interface ServiceOptions {
   responseCacheBytes?: number;
   /** What auto-dismisses alerts; tests give their own, the service its rules and presets. */
   triagePolicies?: TriagePolicies;
+  /** ATTESTATION_VERIFICATION and ATTESTATION_TRUSTED_ROOTS (default: signature mode, the bundled public-good root). */
+  attestationTrust?: AttestationTrust;
 }
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -92,6 +97,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const authorizer = new Authorizer({ access });
   const tokens = new TokensService({ db, accounts, tokens: tokenStore });
   const attestationStore = new AttestationsStore();
+  const attestationVerdicts = new AttestationVerdicts(options.attestationTrust ?? new AttestationTrust());
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
   const snapshotStore = new DependencySnapshotsStore();
@@ -127,7 +133,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       accounts: () => new AccountsService({ db, accounts, lookups: bound.lookups }),
       orgRoles: () => new OrgRolesService({ db, accounts, access, roles, lookups: bound.lookups }),
       oidc: () => new OidcService({ db, lookups: bound.lookups, oidc: oidcStore }),
-      attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts }),
+      attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts, verdicts: attestationVerdicts }),
       dependencyAlerts: () => new DependencyAlertsService({
         db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references, events: alertEvents, engine: alertEngine,
       }),
@@ -159,6 +165,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),
     /** The alert engine: what a rule or preset change calls (AlertReevaluation.repositories). */
     alertEngine,
+    /** `orgsec attestations verify`: stored attestations verified fully against the roots in force. */
+    attestationAudit: new AttestationAudit({ db, accounts, attestations: attestationStore, trust: attestationVerdicts.trust }),
   };
 }
 

@@ -18,7 +18,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const logger = createLogger(config.logLevel);
   const database = openDatabase(config.databaseUrl, { poolMax: config.databasePoolMax, sqliteFastPaths: config.sqliteFastPaths });
   await migrateLatest(database);
-  const services = createServices(database, { rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes });
+  const services = createServices(database, { rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, attestationTrust: config.attestationTrust });
   await hooks.beforeListen?.(services);
   const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer, corsOrigins: config.corsOrigins });
   const server = await new Promise<Server>((resolve, reject) => {

@@ -23,6 +23,7 @@ import * as createDependencyBotRules from './20261127060000_create_dependency_bo
 import * as createAlertEngine from './20261127070000_create_alert_engine';
 import * as createWebhooks from './20261127080000_create_webhooks';
 import * as reshapeDependencyStorage from './20261127090000_reshape_dependency_storage';
+import * as addAttestationVerdicts from './20261127100000_add_attestation_verdicts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,6 +52,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127070000_create_alert_engine', createAlertEngine],
   ['20261127080000_create_webhooks', createWebhooks],
   ['20261127090000_reshape_dependency_storage', reshapeDependencyStorage],
+  ['20261127100000_add_attestation_verdicts', addAttestationVerdicts],
 ];
 
 /** A knex migration source over the list above. */

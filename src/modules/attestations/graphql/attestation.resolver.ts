@@ -11,7 +11,9 @@ import { ATTESTATION_INPUT, attestationListChecks, createBody } from '../attesta
 import { serializeAttestation } from '../attestations.serializers';
 import { attestationCursor } from '../attestations.cursors';
 import type { AttestationRecord } from '../attestations.types';
-import { Attestation, AttestationArgs, AttestationConnection, AttestationSubject, CreateAttestationInput, CreateAttestationPayload } from './attestation.types';
+import {
+  Attestation, AttestationArgs, AttestationConnection, AttestationSubject, AttestationVerification, CreateAttestationInput, CreateAttestationPayload,
+} from './attestation.types';
 
 export function toAttestation(base: string, repo: RepositoryRecord, record: AttestationRecord): Attestation {
   const rest = serializeAttestation(base, { ownerLogin: repo.ownerLogin, name: repo.name }, record);
@@ -41,6 +43,12 @@ export class AttestationSubjects {
   @FieldResolver(() => [AttestationSubject], { description: 'The subjects with a sha256 digest, as indexed.' })
   async subjects(@Root() attestation: Attestation, @Ctx() ctx: GraphQLContext): Promise<AttestationSubject[]> {
     return ctx.loaders.attestationSubjectsById.load(attestation.databaseId);
+  }
+
+  @FieldResolver(() => AttestationVerification, { description: 'The verdict against the trusted roots in force (interfaces.md "Attestation trust").' })
+  verification(@Root() attestation: Attestation, @Ctx() ctx: GraphQLContext): AttestationVerification {
+    const { verified, reason, signer } = ctx.services.attestations.verificationOf(ctx.principal, attestation.record);
+    return { verified, reason, signer };
   }
 }
 
