@@ -6,6 +6,7 @@ import { createApp } from '../../src/app';
 import { SERVER_LIMITS } from '../../src/http/http-server';
 import { createServices, type Services } from '../../src/composition';
 import type { CorsOrigins } from '../../src/http/cors';
+import type { AttestationTrust } from '../../src/modules/attestations/attestation-trust';
 import type { Logger } from '../../src/logger';
 import type { RateLimitPolicy } from '../../src/rate-limits/rate-limit.policy';
 import { contractRecorder } from './contract-recorder';
@@ -30,11 +31,13 @@ export interface TestAppOptions {
   logger?: Logger;
   /** CORS_ORIGINS (default `*`). */
   corsOrigins?: CorsOrigins;
+  /** ATTESTATION_VERIFICATION and ATTESTATION_TRUSTED_ROOTS (default: signature, the bundled root). */
+  attestationTrust?: AttestationTrust;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const services = createServices(db, { rateLimits: options.rateLimits ?? false });
+  const services = createServices(db, { rateLimits: options.rateLimits ?? false, ...(options.attestationTrust ? { attestationTrust: options.attestationTrust } : {}) });
   const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }), ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}) });
   // One listening server per file: a stable origin, as a real client sees. Every REST
   // answer is checked against /openapi.json on the way out.

@@ -45,10 +45,21 @@ export class AttestationSubjects {
     return ctx.loaders.attestationSubjectsById.load(attestation.databaseId);
   }
 
-  @FieldResolver(() => AttestationVerification, { description: 'The verdict against the trusted roots in force (interfaces.md "Attestation trust").' })
+  @FieldResolver(() => AttestationVerification, { description: 'The verdict against the trusted roots in force (the bundled Sigstore public-good root and ATTESTATION_TRUSTED_ROOTS), whatever ATTESTATION_VERIFICATION is.' })
   verification(@Root() attestation: Attestation, @Ctx() ctx: GraphQLContext): AttestationVerification {
     const { verified, reason, signer } = ctx.services.attestations.verificationOf(ctx.principal, attestation.record);
-    return { verified, reason, signer };
+    return {
+      verified,
+      reason,
+      signer: signer && {
+        certificate_issuer: signer.certificateIssuer,
+        subject_alternative_name: signer.subjectAlternativeName,
+        source_repository_uri: signer.sourceRepositoryUri,
+        source_repository_owner_uri: signer.sourceRepositoryOwnerUri,
+        runner_environment: signer.runnerEnvironment,
+        workflow_ref: signer.workflowRef,
+      },
+    };
   }
 }
 

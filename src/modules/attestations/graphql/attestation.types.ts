@@ -15,12 +15,12 @@ export class AttestationSubject {
 // side of the original writes a signer's certificate summary: kept so here.
 @ObjectType({ simpleResolvers: true, description: 'Who signed an attestation, as its verified certificate says (Fulcio\'s extensions).' })
 export class AttestationSigner {
-  @Field(() => String, { name: 'certificate_issuer', nullable: true, description: 'The OIDC issuer the certificate names, e.g. https://token.actions.githubusercontent.com.' }) certificateIssuer!: string | null;
-  @Field(() => String, { name: 'subject_alternative_name', nullable: true, description: 'The certificate\'s identity, e.g. the URI of the workflow that signed.' }) subjectAlternativeName!: string | null;
-  @Field(() => String, { name: 'source_repository_uri', nullable: true, description: 'The repository the workflow ran in.' }) sourceRepositoryUri!: string | null;
-  @Field(() => String, { name: 'source_repository_owner_uri', nullable: true, description: 'The owner of that repository.' }) sourceRepositoryOwnerUri!: string | null;
-  @Field(() => String, { name: 'runner_environment', nullable: true, description: 'github-hosted or self-hosted.' }) runnerEnvironment!: string | null;
-  @Field(() => String, { name: 'workflow_ref', nullable: true, description: 'The git ref the workflow ran on (Fulcio\'s GitHub Workflow Ref), e.g. refs/heads/main.' }) workflowRef!: string | null;
+  @Field(() => String, { nullable: true, description: 'The OIDC issuer the certificate names, e.g. https://token.actions.githubusercontent.com.' }) certificate_issuer!: string | null;
+  @Field(() => String, { nullable: true, description: 'The certificate\'s identity, e.g. the URI of the workflow that signed.' }) subject_alternative_name!: string | null;
+  @Field(() => String, { nullable: true, description: 'The repository the workflow ran in.' }) source_repository_uri!: string | null;
+  @Field(() => String, { nullable: true, description: 'The owner of that repository.' }) source_repository_owner_uri!: string | null;
+  @Field(() => String, { nullable: true, description: 'github-hosted or self-hosted.' }) runner_environment!: string | null;
+  @Field(() => String, { nullable: true, description: 'The git ref the workflow ran on (Fulcio\'s GitHub Workflow Ref), e.g. refs/heads/main.' }) workflow_ref!: string | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'An attestation\'s verdict against the trusted roots in force.' })
