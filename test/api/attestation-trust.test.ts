@@ -17,7 +17,7 @@ const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const real = () => JSON.parse(fs.readFileSync(path.join(FIXTURES, 'sigstore-bundle-v0.3-provenance.verifiable.json'), 'utf8')) as Record<string, any>;
 const damagedCheckpoint = () => JSON.parse(fs.readFileSync(path.join(FIXTURES, 'sigstore-bundle-v0.3-provenance.json'), 'utf8')) as Record<string, any>;
 const REAL_DIGEST = 'sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548';
-const TEST_DIGEST = 'c0ffee5e5a1d2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4';
+const TEST_DIGEST = '730bd230879254963c0799c8afe4ea39aab65520e308399bd120f4763ac475c7';
 
 const REAL_SIGNER = {
   certificate_issuer: 'https://token.actions.githubusercontent.com',
@@ -164,7 +164,7 @@ describe('ATTESTATION_VERIFICATION=signature (the default)', () => {
     const res = await create(fullWithRoot, bundle, PUBLIC);
     expect(res.status).toBe(201);
     // The same database read under the default roots: the stored "verified" was reached with the test root.
-    await fullWithRoot.db.knex('attestations').where('id', res.body.id).update({ verification_roots: 'f'.repeat(64) });
+    await fullWithRoot.db.knex('attestations').where('id', res.body.id).update({ verification_roots: '9b2e4f7a1c8d3e6b0f5a2c9d4e7b1a8f3c6e0d5b2a9f4c7e1d8b3a6f0c5e2d9b' });
     const [shown] = await verifications(fullWithRoot, `sha256:${TEST_DIGEST}`, PUBLIC);
     expect(shown?.verification.verified).toBe(true);
     const other = new AttestationTrust('signature');
