@@ -160,6 +160,15 @@ export class AttestationTrust {
 
   /** Full verification of a bundle (JSON as sent). Never throws: every failure is a verdict naming its check. */
   verify(json: unknown): Verdict {
+    try {
+      return this.verdictOf(json);
+    } catch (error) {
+      // Outside the Verifier, only the certificate's names and extensions are parsed.
+      return refused('certificate chain', `the certificate cannot be read (${error instanceof Error ? error.message : 'malformed'})`);
+    }
+  }
+
+  private verdictOf(json: unknown): Verdict {
     let bundle: Bundle;
     let entity: SignedEntity;
     try {
