@@ -173,8 +173,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     const fromFlag = flags[name];
     const fromEnv = env[name];
     const [source, raw] = fromFlag !== undefined ? [flagOf(name), fromFlag] : fromEnv !== undefined && fromEnv !== '' ? [name, fromEnv] : [undefined, setting.default];
-    const value = (setting.rule as Rule<unknown>).read(raw);
     const rule = setting.rule as Rule<unknown>;
+    const value = rule.read(raw);
     if (value === undefined) problems.push(`${source}=${JSON.stringify(raw)}: ${rule.why?.(raw) ?? `must be ${rule.allowed}`}`);
     values[name] = value;
   }
