@@ -17,6 +17,9 @@ import { AutoTriageStore } from './modules/auto-triage/auto-triage.store';
 import { StoreTriagePolicies } from './modules/auto-triage/store-triage-policies';
 import { AttestationsService } from './modules/attestations/attestations.service';
 import { AttestationsStore } from './modules/attestations/attestations.store';
+import { AttestationTrust } from './modules/attestations/attestation-trust';
+import { AttestationVerdicts } from './modules/attestations/attestation-verdicts';
+import { AttestationAudit } from './modules/attestations/attestation-audit';
 import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
 import { AdvisoriesService } from './modules/advisories/advisories.service';
 import { GlobalAdvisoriesStore } from './modules/advisories/advisories.store';
@@ -68,6 +71,8 @@ export interface ServiceOptions {
   clock?: () => number;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS: hooks may point at loopback, private and link-local addresses (default off). */
   webhookAllowPrivateTargets?: boolean;
+  /** ATTESTATION_VERIFICATION and ATTESTATION_TRUSTED_ROOTS (default: signature mode, the bundled public-good root). */
+  attestationTrust?: AttestationTrust;
 }
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -107,6 +112,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const authorizer = new Authorizer({ access });
   const tokens = new TokensService({ db, accounts, tokens: tokenStore });
   const attestationStore = new AttestationsStore();
+  const attestationVerdicts = new AttestationVerdicts(options.attestationTrust ?? new AttestationTrust());
   const alertStore = new AlertsStore();
   const advisoryStore = new AdvisoriesStore();
   const snapshotStore = new DependencySnapshotsStore();
@@ -153,7 +159,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       oidcTokens: () => new OidcTokensService({
         db, lookups: bound.lookups, sources: claimSourcesAt(versions), keys: oidcSigningKeys, issuer: oidcIssuer, clock, versions,
       }),
-      attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts }),
+      attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts, verdicts: attestationVerdicts }),
       dependencyAlerts: () => new DependencyAlertsService({
         db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references, events: alertEvents, engine: alertEngine,
       }),
@@ -192,6 +198,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     oidcSigningKeys,
     /** Events and the webhook deliveries they queue; tells the instance's delivery worker. */
     outbox,
+    /** `orgsec attestations verify`: stored attestations verified fully against the roots in force. */
+    attestationAudit: new AttestationAudit({ db, accounts, attestations: attestationStore, trust: attestationVerdicts.trust }),
   };
 }
 

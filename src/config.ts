@@ -1,5 +1,7 @@
 import net from 'node:net';
 import type { CorsOrigins } from './http/cors';
+import { AttestationTrust } from './modules/attestations/attestation-trust';
+import { readTrustedRootsFile, type TrustRoot } from './modules/attestations/trusted-roots';
 import { DEFAULT_RATE_LIMIT_POLICY, type RateLimitPolicy } from './rate-limits/rate-limit.policy';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -11,6 +13,8 @@ interface Rule<T> {
   allowed: string;
   /** The value, or undefined when the raw text is not allowed. */
   read(raw: string): T | undefined;
+  /** Why a value was not allowed, when saying what is allowed is not enough (e.g. which line of a file). */
+  why?(raw: string): string | undefined;
 }
 
 /** Decimal digits only: `1e3`, `0x10`, `+5` and ` 5` are refused rather than coerced. */
@@ -78,6 +82,20 @@ const publicUrl: Rule<string> = {
   },
 };
 
+/** A file of trusted roots, one JSON line each; empty: none. A line that is no root is named. */
+const trustedRootsFile: Rule<TrustRoot[]> = {
+  allowed: 'a file of trusted roots, one JSON line each (as `gh attestation trusted-root` prints them)',
+  read: (raw) => {
+    if (raw === '') return [];
+    const file = readTrustedRootsFile(raw);
+    return 'roots' in file ? file.roots : undefined;
+  },
+  why: (raw) => {
+    const file = readTrustedRootsFile(raw);
+    return 'problem' in file ? file.problem : undefined;
+  },
+};
+
 // Rate limits above a billion per window are no limit at all; RATE_LIMITS=off says that.
 const MAX_LIMIT = 1_000_000_000;
 
@@ -101,6 +119,8 @@ export const SETTINGS = {
   WEBHOOK_TIMEOUT_MS: { flag: '--webhook-timeout-ms <n>', default: '10000', rule: integer(100, 10000), description: 'milliseconds a webhook receiver has to answer before the attempt counts as timed out' },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { flag: '--webhook-allow-private-targets <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on lets hooks send to loopback, private and link-local addresses (tests and local receivers)' },
   OIDC_ISSUER: { flag: '--oidc-issuer <url>', default: DERIVED_OIDC_ISSUER, rule: oidcIssuer, description: 'the iss of the OIDC tokens orgsec mints; its path serves /.well-known/openid-configuration and /.well-known/jwks' },
+  ATTESTATION_VERIFICATION: { flag: '--attestation-verification <mode>', default: 'signature', rule: oneOf('signature', 'full'), description: 'signature: #21 checks a bundle\'s structure and signature; full: also its certificate chain, log entry and timestamps against the trusted roots (422 otherwise)' },
+  ATTESTATION_TRUSTED_ROOTS: { flag: '--attestation-trusted-roots <file>', default: '', rule: trustedRootsFile, description: 'trusted roots besides the bundled Sigstore public-good one: JSON lines, as `gh attestation trusted-root` prints them' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
   RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
   RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: { flag: '--rate-limit-anonymous-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each client address without valid credentials' },
@@ -165,6 +185,8 @@ export interface Config {
   webhookAllowPrivateTargets: boolean;
   /** The OIDC issuer URL; undefined: the listening URL plus /oidc (src/modules/oidc-tokens/issuer.ts). */
   oidcIssuer: string | undefined;
+  /** ATTESTATION_VERIFICATION and the roots of ATTESTATION_TRUSTED_ROOTS with the bundled one (src/modules/attestations/attestation-trust.ts). */
+  attestationTrust: AttestationTrust;
 }
 
 /** Every bad value at once, one line each naming where it came from, the value and what is allowed. */
@@ -187,8 +209,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     const fromFlag = flags[name];
     const fromEnv = env[name];
     const [source, raw] = fromFlag !== undefined ? [flagOf(name), fromFlag] : fromEnv !== undefined && fromEnv !== '' ? [name, fromEnv] : [undefined, setting.default];
-    const value = (setting.rule as Rule<unknown>).read(raw);
-    if (value === undefined) problems.push(`${source}=${JSON.stringify(raw)}: must be ${setting.rule.allowed}`);
+    const rule = setting.rule as Rule<unknown>;
+    const value = rule.read(raw);
+    if (value === undefined) problems.push(`${source}=${JSON.stringify(raw)}: ${rule.why?.(raw) ?? `must be ${rule.allowed}`}`);
     values[name] = value;
   }
   if (problems.length > 0) throw new ConfigError(problems);
@@ -215,5 +238,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
     webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'on',
     oidcIssuer: v.OIDC_ISSUER === DERIVED_OIDC_ISSUER ? undefined : v.OIDC_ISSUER,
+    attestationTrust: new AttestationTrust(v.ATTESTATION_VERIFICATION, v.ATTESTATION_TRUSTED_ROOTS),
   };
 }

@@ -23,6 +23,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const oidcIssuer = new OidcIssuer(config.oidcIssuer);
   const services = createServices(database, {
     rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, oidcIssuer, webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
+    attestationTrust: config.attestationTrust,
   });
   await hooks.beforeListen?.(services);
   const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer, corsOrigins: config.corsOrigins });

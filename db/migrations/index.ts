@@ -24,6 +24,7 @@ import * as createAlertEngine from './20261127070000_create_alert_engine';
 import * as createWebhooks from './20261127080000_create_webhooks';
 import * as createOidcSigningKeys from './20261127080100_create_oidc_signing_keys';
 import * as reshapeDependencyStorage from './20261127090000_reshape_dependency_storage';
+import * as addAttestationVerdicts from './20261127100000_add_attestation_verdicts';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127080000_create_webhooks', createWebhooks],
   ['20261127080100_create_oidc_signing_keys', createOidcSigningKeys],
   ['20261127090000_reshape_dependency_storage', reshapeDependencyStorage],
+  ['20261127100000_add_attestation_verdicts', addAttestationVerdicts],
 ];
 
 /** A knex migration source over the list above. */

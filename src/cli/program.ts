@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerAdvisories } from './advisories.command';
+import { registerAttestations } from './attestations.command';
 import { registerLoad } from './load.command';
 import { registerMigrate } from './migrate.command';
 import { registerOidc } from './oidc.command';
@@ -21,6 +22,7 @@ Examples:
   $ orgsec token create --user alice --scopes admin:org
   $ orgsec advisories import advisory-database/advisories/github-reviewed
   $ orgsec oidc rotate-key                   # a new OIDC signing key; the old one is kept a day
+  $ orgsec attestations verify --repo acme-corp/api --digest sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548 --signer-workflow acme-corp/api/.github/workflows/release.yml
   $ orgsec help serve                        # every flag of a command (also: orgsec serve --help)`)
     .configureOutput({ writeOut: (s) => output.out(s.trimEnd()), writeErr: (s) => output.err(s.trimEnd()) });
   registerServe(program, output);
@@ -29,5 +31,6 @@ Examples:
   registerToken(program, output);
   registerAdvisories(program, output);
   registerOidc(program, output);
+  registerAttestations(program, output);
   return program;
 }

@@ -18,8 +18,9 @@ export const ATTESTATION_OPERATIONS = {
     docs: { tag: TAG, summary: 'Create an attestation', rules: [
         'The bundle must be a Sigstore bundle (v0.1 to v0.3) holding a DSSE envelope of an in-toto Statement (v0.1 or v1) with a `predicateType`, '
         + 'at least one subject with a `sha256` digest, at most 1,000 subjects and no duplicate digests; anything else answers 422 saying why.',
-        'The DSSE signature must verify against the public key of the bundle\'s certificate. The certificate chain and the transparency log '
-        + 'are not checked against a trusted root.',
+        'The DSSE signature must verify against the public key of the bundle\'s certificate. With `ATTESTATION_VERIFICATION=full` the bundle must also '
+        + 'verify against a trusted root (certificate chain at the signing time, SCT, transparency-log entry, timestamps); otherwise 422 names the check that failed. '
+        + 'Either way the verdict is stored with the attestation (GraphQL `Attestation.verification`).',
         'Sending the same bundle again to the same repository answers the id it already has.',
       ] },
   },

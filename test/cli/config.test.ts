@@ -21,6 +21,10 @@ function runCli(args: string[], env: Record<string, string>) {
   return { ...run, databaseCreated: fs.existsSync(database) };
 }
 
+/** A trusted-roots file whose second line is no trusted root (ATTESTATION_TRUSTED_ROOTS). */
+const BAD_ROOTS = path.join(tmp, 'bad-roots.jsonl');
+fs.writeFileSync(BAD_ROOTS, '\n{"mediaType": "application/vnd.dev.sigstore.trustedroot+json;version=0.1", "tlogs": [\n');
+
 /** `error: invalid configuration (n problems):` and one indented line per problem. */
 const refusal = (...problems: string[]) =>
   `error: invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  ${p}`).join('\n')}`;
@@ -45,6 +49,8 @@ const BAD: Array<[SettingName, string, string]> = [
   ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'true', 'must be on or off'],
   ['OIDC_ISSUER', 'https://orgsec.example.com/oidc/', 'must be an http:// or https:// URL without query, fragment or trailing slash, e.g. https://orgsec.example.com/oidc'],
   ['OIDC_ISSUER', 'ftp://orgsec.example.com/oidc', 'must be an http:// or https:// URL without query, fragment or trailing slash, e.g. https://orgsec.example.com/oidc'],
+  ['ATTESTATION_VERIFICATION', 'strict', 'must be signature or full'],
+  ['ATTESTATION_TRUSTED_ROOTS', BAD_ROOTS, 'line 2 is not a trusted root: not JSON'],
   ['RATE_LIMITS', 'false', 'must be on or off'],
   ['RATE_LIMIT_REQUESTS_PER_HOUR', '-5', 'must be an integer from 1 to 1000000000'],
   ['RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR', '0x10', 'must be an integer from 1 to 1000000000'],

@@ -6,6 +6,7 @@ import { createApp } from '../../src/app';
 import { SERVER_LIMITS } from '../../src/http/http-server';
 import { createServices, type Services } from '../../src/composition';
 import type { CorsOrigins } from '../../src/http/cors';
+import type { AttestationTrust } from '../../src/modules/attestations/attestation-trust';
 import type { Logger } from '../../src/logger';
 import { OidcIssuer } from '../../src/modules/oidc-tokens/issuer';
 import type { RateLimitPolicy } from '../../src/rate-limits/rate-limit.policy';
@@ -37,6 +38,8 @@ export interface TestAppOptions {
   clock?: () => number;
   /** WEBHOOK_ALLOW_PRIVATE_TARGETS=on (default off). */
   webhookAllowPrivateTargets?: boolean;
+  /** ATTESTATION_VERIFICATION and ATTESTATION_TRUSTED_ROOTS (default: signature, the bundled root). */
+  attestationTrust?: AttestationTrust;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -44,6 +47,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const oidcIssuer = new OidcIssuer(options.oidcIssuer);
   const services = createServices(db, {
     rateLimits: options.rateLimits ?? false, oidcIssuer, ...(options.clock ? { clock: options.clock } : {}), webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? false,
+    ...(options.attestationTrust ? { attestationTrust: options.attestationTrust } : {}),
   });
   const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }), ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}) });
   // One listening server per file: a stable origin, as a real client sees. Every REST

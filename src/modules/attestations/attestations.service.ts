@@ -2,12 +2,14 @@ import type { Knex } from 'knex';
 import type { Principal } from '../../auth/principal';
 import { withTransaction } from '../../database/transaction';
 import type { KeysetPage } from '../../database/keyset';
-import { NotFoundError } from '../../errors/domain';
+import { NotFoundError, ValidationError } from '../../errors/domain';
 import { nowTimestamp } from '../../shared/time';
 import type { RepositoryRecord } from '../accounts/accounts.types';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import { checkBundle } from './attestation-bundle';
+import type { Verdict } from './attestation-trust';
+import type { AttestationVerdicts } from './attestation-verdicts';
 import type { AttestationsStore, PredicateFilter } from './attestations.store';
 import type { AttestationListQuery, AttestationRecord, AttestationSubjectRecord } from './attestations.types';
 
@@ -23,18 +25,35 @@ export function predicateFilterOf(predicateType: string | undefined): PredicateF
   return PREDICATE_SHORT_NAMES[predicateType.toLowerCase()] ?? { exact: [predicateType], prefixes: [] };
 }
 
+/** interfaces.md "Attestation trust": in full mode, 422 naming the check that failed. */
+function refuseUntrusted(verdict: Verdict): never {
+  const check = verdict.check ?? 'verification';
+  const message = `the ${check} check failed: ${verdict.reason?.slice(check.length + 2) ?? 'not verified'}`;
+  throw new ValidationError(`Invalid bundle: ${message}`, [{ resource: 'Attestation', field: 'bundle', code: 'custom', message }]);
+}
+
 /** Spec §4.3: signed attestations stored against a repository, found by subject digest. */
 export class AttestationsService {
-  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; attestations: AttestationsStore; accounts: AccountsStore }) {}
+  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; attestations: AttestationsStore; accounts: AccountsStore; verdicts: AttestationVerdicts }) {}
 
-  /** #21: checks the bundle, stores it once; the same bundle again answers the same id. */
+  /**
+   * #21: checks the bundle, stores it once with its verdict against the trusted roots; the same
+   * bundle again answers the same id. ATTESTATION_VERIFICATION=full refuses one that does not verify.
+   */
   async create(principal: Principal, owner: string, name: string, bundle: unknown): Promise<{ id: number }> {
     return withTransaction(this.deps.db, async (trx) => {
       const repo = await this.deps.lookups.repo(trx, principal, 'createAttestation', owner, name);
       const checked = checkBundle(bundle);
+      const stored = this.deps.verdicts.forNew(bundle);
+      if (this.deps.verdicts.trust.mode === 'full' && !stored.verdict.verified) refuseUntrusted(stored.verdict);
       const initiator = principal.kind === 'user' ? principal.userId : null;
-      return { id: await this.deps.attestations.insert(trx, repo.id, bundle, checked, initiator, nowTimestamp()) };
+      return { id: await this.deps.attestations.insert(trx, repo.id, bundle, checked, initiator, nowTimestamp(), stored) };
     });
+  }
+
+  /** The verdict of an attestation the caller has read, against the roots in force. */
+  verificationOf(_principal: Principal, attestation: AttestationRecord): Verdict {
+    return this.deps.verdicts.of(attestation);
   }
 
   /** #22: attestations of a repository for a subject digest (sha256:<hex>), newest first. */

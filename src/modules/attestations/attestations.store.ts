@@ -5,7 +5,8 @@ import { fetchKeysetPage, type KeysetColumn, type KeysetPage } from '../../datab
 import { canonicalJson } from '../../shared/canonical-json';
 import type { CheckedBundle } from './attestation-bundle';
 import { ATTESTATIONS_LIST } from './attestations.cursors';
-import type { AttestationRecord, AttestationSubjectRecord } from './attestations.types';
+import type { AttestationRecord, AttestationSubjectRecord, StoredVerdict } from './attestations.types';
+import type { TrustCheck } from './attestation-trust';
 import { chunksOf } from '../../shared/chunks';
 
 export interface PredicateFilter {
@@ -23,11 +24,14 @@ export function bundleSha256(bundle: unknown): string {
 }
 
 export class AttestationsStore {
-  /** Stores a checked bundle once per repository; answers its id, existing or new. */
-  async insert(db: Executor, repoId: number, bundle: unknown, checked: CheckedBundle, initiatorId: number | null, now: string): Promise<number> {
+  /** Stores a checked bundle once per repository, with its verdict when known; answers its id, existing or new. */
+  async insert(db: Executor, repoId: number, bundle: unknown, checked: CheckedBundle, initiatorId: number | null, now: string, stored?: StoredVerdict): Promise<number> {
     const sha = bundleSha256(bundle);
     const inserted = await db('attestations')
-      .insert({ repo_id: repoId, bundle: JSON.stringify(bundle), bundle_sha256: sha, predicate_type: checked.predicateType, initiator_id: initiatorId, created_at: now })
+      .insert({
+        repo_id: repoId, bundle: JSON.stringify(bundle), bundle_sha256: sha, predicate_type: checked.predicateType, initiator_id: initiatorId, created_at: now,
+        ...(stored ? verdictColumns(stored) : {}),
+      })
       .onConflict(['repo_id', 'bundle_sha256'])
       .ignore()
       .returning('id');
@@ -52,7 +56,7 @@ export class AttestationsStore {
       .join('attestation_subjects as s', 's.attestation_id', 'a.id')
       .leftJoin('accounts as u', 'u.id', 'a.initiator_id')
       .where({ 'a.repo_id': repoId, 's.digest': digest })
-      .select('a.id', 'a.repo_id', 'a.bundle', 'a.predicate_type', 'u.login as initiator_login');
+      .select(...RECORD_COLUMNS);
     wherePredicate(query, options.predicate);
     const page = await fetchKeysetPage<Record<string, unknown>>(query, {
       list: ATTESTATIONS_LIST, columns: NEWEST_FIRST, valuesOf: (row) => [Number(row.id)],
@@ -78,6 +82,18 @@ export class AttestationsStore {
     return Number(row?.n ?? 0);
   }
 
+  /** Every attestation of a repository for a subject digest (and predicate), oldest first: the CLI's verify reads them all. */
+  async allBySubject(db: Executor, repoId: number, digest: string, predicate: PredicateFilter | undefined): Promise<AttestationRecord[]> {
+    const query = db('attestations as a')
+      .join('attestation_subjects as s', 's.attestation_id', 'a.id')
+      .leftJoin('accounts as u', 'u.id', 'a.initiator_id')
+      .where({ 'a.repo_id': repoId, 's.digest': digest })
+      .orderBy('a.id')
+      .select(...RECORD_COLUMNS);
+    wherePredicate(query, predicate);
+    return (await query).map(toRecord);
+  }
+
   async repoIdOf(db: Executor, id: number): Promise<number | undefined> {
     const row = await db('attestations').where('id', id).first('repo_id');
     return row ? Number(row.repo_id) : undefined;
@@ -87,7 +103,7 @@ export class AttestationsStore {
     const row = await db('attestations as a')
       .leftJoin('accounts as u', 'u.id', 'a.initiator_id')
       .where({ 'a.repo_id': repoId, 'a.id': id })
-      .first('a.id', 'a.repo_id', 'a.bundle', 'a.predicate_type', 'u.login as initiator_login');
+      .first(...RECORD_COLUMNS);
     return row ? toRecord(row) : undefined;
   }
 }
@@ -101,12 +117,42 @@ function wherePredicate(query: Knex.QueryBuilder, predicate: PredicateFilter | u
   });
 }
 
+const RECORD_COLUMNS = [
+  'a.id', 'a.repo_id', 'a.bundle', 'a.bundle_sha256', 'a.predicate_type', 'u.login as initiator_login',
+  'a.verified', 'a.verification_reason', 'a.verification_signer', 'a.verification_roots',
+];
+
+function verdictColumns({ verdict, roots }: StoredVerdict) {
+  return {
+    verified: verdict.verified,
+    verification_reason: verdict.reason,
+    verification_signer: verdict.signer === null ? null : JSON.stringify(verdict.signer),
+    verification_roots: roots,
+  };
+}
+
+function toStoredVerdict(row: Record<string, unknown>): StoredVerdict | null {
+  if (row.verified === null || row.verified === undefined || row.verification_roots === null) return null;
+  const reason = (row.verification_reason as string | null) ?? null;
+  return {
+    roots: String(row.verification_roots),
+    verdict: {
+      verified: Boolean(row.verified), // SQLite answers 0/1
+      reason,
+      check: reason === null ? null : (reason.slice(0, reason.indexOf(':')) as TrustCheck),
+      signer: row.verification_signer === null ? null : JSON.parse(String(row.verification_signer)),
+    },
+  };
+}
+
 function toRecord(row: Record<string, unknown>): AttestationRecord {
   return {
     id: Number(row.id),
     repoId: Number(row.repo_id),
     bundle: JSON.parse(String(row.bundle)),
+    bundleSha256: String(row.bundle_sha256),
     predicateType: String(row.predicate_type),
     initiatorLogin: (row.initiator_login as string | null) ?? null,
+    storedVerdict: toStoredVerdict(row),
   };
 }

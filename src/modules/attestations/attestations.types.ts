@@ -1,10 +1,21 @@
+import type { Verdict } from './attestation-trust';
+
+/** A verdict as stored with its attestation, with the fingerprint of the roots it was reached against. */
+export interface StoredVerdict {
+  verdict: Verdict;
+  roots: string;
+}
+
 /** A stored attestation (spec §4.3). */
 export interface AttestationRecord {
   id: number;
   repoId: number;
   bundle: unknown;
+  bundleSha256: string;
   predicateType: string;
   initiatorLogin: string | null;
+  /** Null for attestations stored before verdicts were (they are computed when read). */
+  storedVerdict: StoredVerdict | null;
 }
 
 /** #22's list as both doors ask for it (REST path and query, GraphQL arguments): validated, in domain terms. */

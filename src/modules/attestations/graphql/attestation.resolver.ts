@@ -11,7 +11,9 @@ import { ATTESTATION_INPUT, attestationListChecks, createBody } from '../attesta
 import { serializeAttestation } from '../attestations.serializers';
 import { attestationCursor } from '../attestations.cursors';
 import type { AttestationRecord } from '../attestations.types';
-import { Attestation, AttestationArgs, AttestationConnection, AttestationSubject, CreateAttestationInput, CreateAttestationPayload } from './attestation.types';
+import {
+  Attestation, AttestationArgs, AttestationConnection, AttestationSubject, AttestationVerification, CreateAttestationInput, CreateAttestationPayload,
+} from './attestation.types';
 
 export function toAttestation(base: string, repo: RepositoryRecord, record: AttestationRecord): Attestation {
   const rest = serializeAttestation(base, { ownerLogin: repo.ownerLogin, name: repo.name }, record);
@@ -41,6 +43,23 @@ export class AttestationSubjects {
   @FieldResolver(() => [AttestationSubject], { description: 'The subjects with a sha256 digest, as indexed.' })
   async subjects(@Root() attestation: Attestation, @Ctx() ctx: GraphQLContext): Promise<AttestationSubject[]> {
     return ctx.loaders.attestationSubjectsById.load(attestation.databaseId);
+  }
+
+  @FieldResolver(() => AttestationVerification, { description: 'The verdict against the trusted roots in force (the bundled Sigstore public-good root and ATTESTATION_TRUSTED_ROOTS), whatever ATTESTATION_VERIFICATION is.' })
+  verification(@Root() attestation: Attestation, @Ctx() ctx: GraphQLContext): AttestationVerification {
+    const { verified, reason, signer } = ctx.services.attestations.verificationOf(ctx.principal, attestation.record);
+    return {
+      verified,
+      reason,
+      signer: signer && {
+        certificate_issuer: signer.certificateIssuer,
+        subject_alternative_name: signer.subjectAlternativeName,
+        source_repository_uri: signer.sourceRepositoryUri,
+        source_repository_owner_uri: signer.sourceRepositoryOwnerUri,
+        runner_environment: signer.runnerEnvironment,
+        workflow_ref: signer.workflowRef,
+      },
+    };
   }
 }
 

@@ -11,6 +11,25 @@ export class AttestationSubject {
   @Field(() => String, { nullable: true, description: 'The subject\'s name, e.g. a file name.' }) name!: string | null;
 }
 
+// interfaces.md "Attestation trust" names the fields of the verdict in snake_case, as the REST
+// side of the original writes a signer's certificate summary: kept so here.
+@ObjectType({ simpleResolvers: true, description: 'Who signed an attestation, as its verified certificate says (Fulcio\'s extensions).' })
+export class AttestationSigner {
+  @Field(() => String, { nullable: true, description: 'The OIDC issuer the certificate names, e.g. https://token.actions.githubusercontent.com.' }) certificate_issuer!: string | null;
+  @Field(() => String, { nullable: true, description: 'The certificate\'s identity, e.g. the URI of the workflow that signed.' }) subject_alternative_name!: string | null;
+  @Field(() => String, { nullable: true, description: 'The repository the workflow ran in.' }) source_repository_uri!: string | null;
+  @Field(() => String, { nullable: true, description: 'The owner of that repository.' }) source_repository_owner_uri!: string | null;
+  @Field(() => String, { nullable: true, description: 'github-hosted or self-hosted.' }) runner_environment!: string | null;
+  @Field(() => String, { nullable: true, description: 'The git ref the workflow ran on (Fulcio\'s GitHub Workflow Ref), e.g. refs/heads/main.' }) workflow_ref!: string | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'An attestation\'s verdict against the trusted roots in force.' })
+export class AttestationVerification {
+  @Field({ description: 'Whether the bundle verifies fully: certificate chain, SCT, transparency log, timestamps, signature.' }) verified!: boolean;
+  @Field(() => String, { nullable: true, description: 'The check that failed and why; null when verified.' }) reason!: string | null;
+  @Field(() => AttestationSigner, { nullable: true, description: 'The signer, when verified.' }) signer!: AttestationSigner | null;
+}
+
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A signed attestation (a Sigstore bundle) stored against a repository.' })
 export class Attestation extends Node {
   @Field(() => Int, { description: 'The numeric id the REST API gives the attestation.' }) databaseId!: number;
