@@ -147,7 +147,7 @@ describe('documentation_url', () => {
       await page.close();
     }
     await context.close();
-  }, 240_000);
+  }, OPERATIONS.length * 6_000); // a fresh /docs page per operation: the time grows with the catalogue
 
   it('followed on a /docs page already open, opens that operation too', async () => {
     const { page } = await openPage();
