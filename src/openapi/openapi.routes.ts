@@ -36,12 +36,22 @@ const DOCS_INDEX = `<!doctype html>
 // '/' in it (all of Octokit's: `orgs/list-org-roles`) never opens from a link, even one Swagger UI
 // wrote itself (`#/organization-roles/orgs%2Flist-org-roles`). A plugin, through Swagger UI's plugin
 // API, splits such a fragment first and opens the operation it names; and a fragment
-// changed on an open page (another documentation_url followed) is opened too.
+// changed on an open page (another documentation_url followed) is opened too. Swagger UI scrolls
+// to an operation only when its block mounts, so one already on the page is scrolled to again
+// with the element Swagger UI handed to readyToScroll when it mounted.
 const DOCS_INITIALIZER = `function encodedSlashDeepLinks(system) {
+  var mounted = {};
+  var keyOf = function (key) { return JSON.stringify(key && key.toJS ? key.toJS() : key); };
   return {
     statePlugins: {
       layout: {
         wrapActions: {
+          readyToScroll: function (original) {
+            return function (key, element) {
+              if (element) mounted[keyOf(key)] = element;
+              return original(key, element);
+            };
+          },
           parseDeepLinkHash: function (original) {
             return function (hash) {
               var raw = window.location.hash.replace(/^#!?\\/?/, '');
@@ -51,6 +61,8 @@ const DOCS_INITIALIZER = `function encodedSlashDeepLinks(system) {
               system.layoutActions.show(key, true);
               system.layoutActions.scrollTo(key);
               if (system.layoutActions.scrollToVirtualizedOperation) system.layoutActions.scrollToVirtualizedOperation(key);
+              var element = mounted[keyOf(key)];
+              if (element && element.isConnected) system.layoutActions.readyToScroll(key, element);
             };
           },
         },
