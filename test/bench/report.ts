@@ -87,8 +87,9 @@ export function markdown(report: Report): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...report.floors.map((f) => `| floor: ${f.name} | ${whole(f.rps)} | ${ms(f.p50)} | ${ms(f.p99)} | | | | | | |`),
     ...report.rows.map((row, i) => rowLine(row, i + 1, report.settings.connections)),
-    `| orgsec RSS while serving, max over the SQLite scenarios | | | | ${mb(report.servingRss.maxMb)} | | | | ${report.servingRss.target} | ${yesNo(report.servingRss.met)} |`,
   ];
+  // A run of scenarios that measure no RSS (BENCH_SCENARIOS) has no figure to judge.
+  if (report.rows.length > 0) lines.push(`| orgsec RSS while serving, max over the SQLite scenarios | | | | ${mb(report.servingRss.maxMb)} | | | | ${report.servingRss.target} | ${yesNo(report.servingRss.met)} |`);
   const load = report.worldLoad;
   if (load) {
     const rate = load.alertsPerSecond === undefined ? (load.error?.startsWith('stopped') ? 'unfinished' : 'failed') : `${whole(load.alertsPerSecond)} alerts/s (${load.seconds!.toFixed(1)} s)`;

@@ -15,7 +15,8 @@ import { readWorldFacts } from './world-facts';
 // process. CHANGES distinct alerts are dismissed or reopened through #27 at CHANGE_RATE a
 // second (one client) while distinct organization alert pages are read (autocannon, its own
 // process); each change's delay is from its 2xx answer (the commit is before it) to the arrival
-// of its delivery at the receiver, per hook. Beside it, the same reads with no hook and no change.
+// of its delivery at the receiver, per hook. Before it, the same reads alone, then beside the
+// same changes with no hook: what the deliveries cost, apart from what the changes cost.
 
 export const WEBHOOK_SCENARIO = 'webhook delivery';
 const CHANGES = 1_000;
@@ -31,8 +32,12 @@ export interface WebhookBenchResult {
   duplicates: number;
   delayP50: number;
   delayP99: number;
+  /** PATCH p50 while delivering. */
   changeP50: number;
   readOnly: LoadResult;
+  /** The reads beside the same changes with no hook. */
+  changesOnly: LoadResult;
+  changesOnlyP50: number;
   withDeliveries: LoadResult;
   error?: string;
 }
@@ -104,8 +109,34 @@ export async function benchWebhooks(s: WebhookBenchSettings): Promise<WebhookBen
   const load = { connections: s.connections, seconds: changeSeconds, warmupSeconds: s.warmupSeconds };
 
   const server = await startOrgsec(file, s.port, { pinned: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'on' } });
+  const alerts = facts.patchAlerts.slice(0, CHANGES);
+  /**
+   * The reads with the changes beside them, on a fixed schedule from one client: a change every
+   * 1/CHANGE_RATE s (or as soon as the last is answered). Round 0 moves each alert out of its
+   * state in the world, round 1 back: every PATCH is a change.
+   */
+  const readWhileChanging = async (round: 0 | 1, firstIndex: number) => {
+    const acknowledged = new Map<string, number>();
+    const changeTimes: number[] = [];
+    const reading = drive({ ...load, url: server.url, plan: plan(firstIndex) }, s.workDir);
+    await sleep(s.warmupSeconds * 1000);
+    const started = performance.now();
+    for (const [i, alert] of alerts.entries()) {
+      const due = started + (i * 1000) / CHANGE_RATE;
+      if (performance.now() < due) await sleep(due - performance.now());
+      const dismiss = (alert.state === 'open') === (round === 0);
+      const body = dismiss ? '{"state":"dismissed","dismissed_reason":"tolerable_risk"}' : '{"state":"open"}';
+      const sent = performance.now();
+      await patchAlert(server.url, alert.repository, alert.number, body);
+      const at = performance.now();
+      changeTimes.push(at - sent);
+      acknowledged.set(`${alert.repository}#${alert.number}`, at);
+    }
+    return { reads: await reading, changeP50: median(changeTimes), acknowledged };
+  };
   try {
     const readOnly = await drive({ ...load, url: server.url, plan: plan(9_000_000) }, s.workDir);
+    const withoutHooks = await readWhileChanging(0, 9_250_000);
     // The hooks, as the hook API writes them (written under the running server: the next write sees them).
     const writer = openDatabase(file);
     try {
@@ -119,31 +150,16 @@ export async function benchWebhooks(s: WebhookBenchSettings): Promise<WebhookBen
     } finally {
       await writer.close();
     }
-    const acknowledged = new Map<string, number>();
-    const changeTimes: number[] = [];
-    const reading = drive({ ...load, url: server.url, plan: plan(9_500_000) }, s.workDir);
-    await sleep(s.warmupSeconds * 1000);
-    // On a fixed schedule, one client: a change every 1/CHANGE_RATE s (or as soon as the last is answered).
-    const started = performance.now();
-    for (const [i, alert] of facts.patchAlerts.slice(0, CHANGES).entries()) {
-      const due = started + (i * 1000) / CHANGE_RATE;
-      if (performance.now() < due) await sleep(due - performance.now());
-      const body = alert.state === 'open' ? '{"state":"dismissed","dismissed_reason":"tolerable_risk"}' : '{"state":"open"}';
-      const sent = performance.now();
-      await patchAlert(server.url, alert.repository, alert.number, body);
-      const at = performance.now();
-      changeTimes.push(at - sent);
-      acknowledged.set(`${alert.repository}#${alert.number}`, at);
-    }
-    const withDeliveries = await reading;
+    const withHooks = await readWhileChanging(1, 9_500_000);
     const deadline = Date.now() + 60_000;
     while (arrivals.size < CHANGES * HOOKS && Date.now() < deadline) await sleep(50);
-    const delays = [...arrivals.entries()].map(([key, at]) => at - acknowledged.get(key.split(' ')[0]!)!).filter((d) => !Number.isNaN(d));
+    const delays = [...arrivals.entries()].map(([key, at]) => at - withHooks.acknowledged.get(key.split(' ')[0]!)!).filter((d) => !Number.isNaN(d));
     const result: WebhookBenchResult = {
       changes: CHANGES, hooks: HOOKS, delivered: arrivals.size, duplicates: received - arrivals.size,
-      delayP50: median(delays), delayP99: percentile(delays, 0.99), changeP50: median(changeTimes), readOnly, withDeliveries,
+      delayP50: median(delays), delayP99: percentile(delays, 0.99), readOnly,
+      changesOnly: withoutHooks.reads, changesOnlyP50: withoutHooks.changeP50, withDeliveries: withHooks.reads, changeP50: withHooks.changeP50,
     };
-    process.stderr.write(`  webhooks: ${result.delivered}/${CHANGES * HOOKS} delivered, delay p50 ${result.delayP50.toFixed(1)} ms, p99 ${result.delayP99.toFixed(1)} ms; distinct pages ${readOnly.rps.toFixed(0)} req/s without hooks, ${withDeliveries.rps.toFixed(0)} req/s while delivering\n`);
+    process.stderr.write(`  webhooks: ${result.delivered}/${CHANGES * HOOKS} delivered, delay p50 ${result.delayP50.toFixed(1)} ms, p99 ${result.delayP99.toFixed(1)} ms; distinct pages ${readOnly.rps.toFixed(0)} req/s alone, ${withoutHooks.reads.rps.toFixed(0)} beside the changes with no hook, ${withHooks.reads.rps.toFixed(0)} while delivering\n`);
     return result;
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
@@ -160,7 +176,8 @@ export function webhookLines(r: WebhookBenchResult | WebhookBenchError): string[
   const all = r.delivered === r.changes * r.hooks;
   return [
     `| distinct organization pages, no hook | ${Math.round(r.readOnly.rps)} | ${ms(r.readOnly.p50)} | ${ms(r.readOnly.p99)} | | | | | | |`,
-    `| the same while ${r.changes.toLocaleString('en')} alert changes (${CHANGE_RATE}/s, PATCH p50 ${ms(r.changeP50)} ms) go to ${r.hooks} hooks: ${r.delivered.toLocaleString('en')} delivered${r.duplicates ? `, ${r.duplicates} twice` : ''} | ${Math.round(r.withDeliveries.rps)} | ${ms(r.withDeliveries.p50)} | ${ms(r.withDeliveries.p99)} | | | ${Math.round(r.readOnly.rps)} (no hook) | ${((r.withDeliveries.rps / r.readOnly.rps) * 100).toFixed(1)}% | | |`,
+    `| the same beside ${r.changes.toLocaleString('en')} alert changes (${CHANGE_RATE}/s, PATCH p50 ${ms(r.changesOnlyP50)} ms) with no hook | ${Math.round(r.changesOnly.rps)} | ${ms(r.changesOnly.p50)} | ${ms(r.changesOnly.p99)} | | | ${Math.round(r.readOnly.rps)} (no change) | ${((r.changesOnly.rps / r.readOnly.rps) * 100).toFixed(1)}% | | |`,
+    `| the same beside the changes undone (${CHANGE_RATE}/s, PATCH p50 ${ms(r.changeP50)} ms), each to ${r.hooks} hooks: ${r.delivered.toLocaleString('en')} delivered${r.duplicates ? `, ${r.duplicates} twice` : ''} | ${Math.round(r.withDeliveries.rps)} | ${ms(r.withDeliveries.p50)} | ${ms(r.withDeliveries.p99)} | | | ${Math.round(r.changesOnly.rps)} (no hook) | ${((r.withDeliveries.rps / r.changesOnly.rps) * 100).toFixed(1)}% | | |`,
     `| webhook delay, the change's 2xx answer to the receiver (p50, p99) | | ${ms(r.delayP50)} | ${ms(r.delayP99)} | | | | | p50 ≤ ${MEDIAN_LIMIT_MS} ms, all delivered | ${r.delayP50 <= MEDIAN_LIMIT_MS && all ? 'yes' : '**no**'} |`,
   ];
 }

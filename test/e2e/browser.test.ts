@@ -138,7 +138,7 @@ describe('documentation_url', () => {
     const inView = await summary.evaluate((element) => new Promise<boolean>((resolve) => {
       const check = (tries: number) => {
         const box = element.getBoundingClientRect();
-        if (box.top >= 0 && box.bottom <= window.innerHeight) resolve(true);
+        if (box.top >= 0 && box.bottom <= element.ownerDocument.documentElement.clientHeight) resolve(true);
         else if (tries === 0) resolve(false);
         else setTimeout(() => check(tries - 1), 50);
       };

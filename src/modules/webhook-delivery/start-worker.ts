@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Knex } from 'knex';
 import { packageRoot } from '../../cli/paths';
 import type { Services } from '../../composition';
 import type { Config } from '../../config';
@@ -9,27 +11,78 @@ import { DeliveryPayloads } from './delivery-payload';
 import { DeliveryWorker } from './delivery-worker';
 import { DeliveryStore } from './delivery.store';
 
+/** What the delivery thread is started with (plain data: it crosses to the thread). */
+export type DeliveryThreadSettings = Pick<Config, 'databaseUrl' | 'logLevel' | 'publicUrl' | 'webhookTimeoutMs' | 'webhookAllowPrivateTargets'>;
+/** The messages the thread takes. */
+export type ToDeliveryThread = 'wake' | 'stop';
+
 /** orgsec's version (package.json), for the User-Agent of deliveries. */
 function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** The instance's delivery worker, started, woken whenever this instance queues deliveries. */
+/** A delivery worker over `db`, not started. */
+export function createDeliveryWorker(db: Knex, logger: Logger, settings: Omit<DeliveryThreadSettings, 'databaseUrl' | 'logLevel'>): DeliveryWorker {
+  return new DeliveryWorker(
+    { db, store: new DeliveryStore(), payloads: new DeliveryPayloads({ accounts: new AccountsStore() }), logger },
+    { publicUrl: settings.publicUrl, allowPrivateTargets: settings.webhookAllowPrivateTargets, timeoutMs: settings.webhookTimeoutMs, version: packageVersion() },
+  );
+}
+
+/** The compiled thread entry; absent when this module runs from TypeScript source. */
+const THREAD_ENTRY = path.join(__dirname, 'delivery-thread.js');
+/** A thread that failed is started again after this long. */
+const RESTART_AFTER_MS = 1_000;
+/** How long a stopping thread is given to end its attempts. */
+const STOP_GRACE_MS = 10_000;
+
+/**
+ * The instance's delivery worker, started and woken whenever this instance queues deliveries:
+ * in a worker thread of its own (with its own database connection), or, run from source
+ * without the compiled entry, on this event loop over the instance's connection.
+ */
 export function startDeliveryWorker(
   services: Pick<Services, 'database' | 'outbox'>,
   logger: Logger,
-  config: Pick<Config, 'publicUrl' | 'webhookTimeoutMs' | 'webhookAllowPrivateTargets'>,
+  settings: DeliveryThreadSettings,
 ): { stop(): Promise<void> } {
-  const worker = new DeliveryWorker(
-    { db: services.database.knex, store: new DeliveryStore(), payloads: new DeliveryPayloads({ accounts: new AccountsStore() }), logger },
-    { publicUrl: config.publicUrl, allowPrivateTargets: config.webhookAllowPrivateTargets, timeoutMs: config.webhookTimeoutMs, version: packageVersion() },
-  );
-  const unsubscribe = services.outbox.onQueued(() => worker.wake());
-  worker.start();
+  if (!fs.existsSync(THREAD_ENTRY)) {
+    const worker = createDeliveryWorker(services.database.knex, logger, settings);
+    const unsubscribe = services.outbox.onQueued(() => worker.wake());
+    worker.start();
+    return { stop: async () => { unsubscribe(); await worker.stop(); } };
+  }
+  const data: DeliveryThreadSettings = {
+    databaseUrl: settings.databaseUrl, logLevel: settings.logLevel, publicUrl: settings.publicUrl,
+    webhookTimeoutMs: settings.webhookTimeoutMs, webhookAllowPrivateTargets: settings.webhookAllowPrivateTargets,
+  };
+  let stopping = false;
+  let running = false;
+  let thread: Worker;
+  const start = () => {
+    thread = new Worker(THREAD_ENTRY, { workerData: data });
+    running = true;
+    thread.on('error', (error) => logger.error({ err: error }, 'webhook delivery thread failed'));
+    thread.on('exit', (code) => {
+      running = false;
+      if (stopping) return;
+      logger.error({ code }, 'webhook delivery thread exited; starting it again');
+      setTimeout(() => { if (!stopping) start(); }, RESTART_AFTER_MS).unref();
+    });
+  };
+  start();
+  const unsubscribe = services.outbox.onQueued(() => { if (running) thread.postMessage('wake' satisfies ToDeliveryThread); });
   return {
     stop: async () => {
+      stopping = true;
       unsubscribe();
-      await worker.stop();
+      if (!running) return;
+      const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+      thread.postMessage('stop' satisfies ToDeliveryThread);
+      // It aborts its attempts and gives their claims back; one that does not end in time is ended.
+      const deadline = setTimeout(() => void thread.terminate(), STOP_GRACE_MS);
+      await exited;
+      clearTimeout(deadline);
     },
   };
 }

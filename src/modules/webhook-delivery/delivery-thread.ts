@@ -1,0 +1,21 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../../database/connection';
+import { createLogger } from '../../logger';
+import { createDeliveryWorker, type DeliveryThreadSettings, type ToDeliveryThread } from './start-worker';
+
+// The delivery worker's own thread (start-worker.ts starts it): its own event loop and its own
+// database connection, so an attempt's few steps never wait behind the requests that keep the
+// instance's main event loop busy. Messages: 'wake' (this instance queued deliveries), 'stop'.
+
+const settings = workerData as DeliveryThreadSettings;
+const port = parentPort!;
+const database = openDatabase(settings.databaseUrl, { poolMax: 2 });
+const worker = createDeliveryWorker(database.knex, createLogger(settings.logLevel), settings);
+
+port.on('message', (message: ToDeliveryThread) => {
+  if (message === 'wake') worker.wake();
+  else if (message === 'stop') {
+    void worker.stop().then(() => database.close()).then(() => port.close());
+  }
+});
+worker.start();
