@@ -84,7 +84,7 @@ export async function takeWriteLock(trx: { raw(sql: string): Promise<unknown>; c
  */
 export function isConcurrentCreate(error: unknown): boolean {
   const { code, message, constraint } = (error ?? {}) as { code?: unknown; message?: unknown; constraint?: unknown };
-  if (code === '42P07' || (code === '23505' && constraint === 'pg_type_typname_nsp_index')) return true;
+  if (code === '42P07' || (code === '23505' && (constraint === 'pg_type_typname_nsp_index' || constraint === 'pg_class_relname_nsp_index'))) return true;
   return code === 'SQLITE_ERROR' && typeof message === 'string' && /already exists/.test(message);
 }
 
