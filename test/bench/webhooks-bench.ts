@@ -175,7 +175,7 @@ export function webhookLines(r: WebhookBenchResult | WebhookBenchError): string[
   const ms = (n: number) => n.toFixed(n < 10 ? 1 : 0);
   const all = r.delivered === r.changes * r.hooks;
   return [
-    `| distinct organization pages, no hook | ${Math.round(r.readOnly.rps)} | ${ms(r.readOnly.p50)} | ${ms(r.readOnly.p99)} | | | | | | |`,
+    `| distinct organization pages, alone (no change, no hook) | ${Math.round(r.readOnly.rps)} | ${ms(r.readOnly.p50)} | ${ms(r.readOnly.p99)} | | | | | | |`,
     `| the same beside ${r.changes.toLocaleString('en')} alert changes (${CHANGE_RATE}/s, PATCH p50 ${ms(r.changesOnlyP50)} ms) with no hook | ${Math.round(r.changesOnly.rps)} | ${ms(r.changesOnly.p50)} | ${ms(r.changesOnly.p99)} | | | ${Math.round(r.readOnly.rps)} (no change) | ${((r.changesOnly.rps / r.readOnly.rps) * 100).toFixed(1)}% | | |`,
     `| the same beside the changes undone (${CHANGE_RATE}/s, PATCH p50 ${ms(r.changeP50)} ms), each to ${r.hooks} hooks: ${r.delivered.toLocaleString('en')} delivered${r.duplicates ? `, ${r.duplicates} twice` : ''} | ${Math.round(r.withDeliveries.rps)} | ${ms(r.withDeliveries.p50)} | ${ms(r.withDeliveries.p99)} | | | ${Math.round(r.changesOnly.rps)} (no hook) | ${((r.withDeliveries.rps / r.changesOnly.rps) * 100).toFixed(1)}% | | |`,
     `| webhook delay, the change's 2xx answer to the receiver (p50, p99) | | ${ms(r.delayP50)} | ${ms(r.delayP99)} | | | | | p50 ≤ ${MEDIAN_LIMIT_MS} ms, all delivered | ${r.delayP50 <= MEDIAN_LIMIT_MS && all ? 'yes' : '**no**'} |`,
