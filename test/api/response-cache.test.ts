@@ -171,6 +171,21 @@ describe('the response cache', () => {
     await t.load(world);
   });
 
+  it('drops a cached grant at once when the role is taken from the caller\'s team with plain SQL, after an alert write', async () => {
+    const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=2`;
+    expect((await cached(url, AL.securityManager)).status).toBe(200);
+    // An alert write between: the grant is decided again under the new version, and still stands.
+    const alert = await t.db.knex('dependency_alerts').first('id', 'updated_at');
+    await t.db.knex('dependency_alerts').where('id', alert.id).update({ updated_at: alert.updated_at });
+    expect((await cached(url, AL.securityManager)).status).toBe(200);
+    await t.db.knex('organization_role_teams').delete();
+    const after = await cached(url, AL.securityManager);
+    expect(after.status).not.toBe(200);
+    expect(visible(after)).toEqual(visible(await uncached.get(url, AL.securityManager)));
+    await t.load(world);
+    expect((await cached(url, AL.securityManager)).status).toBe(200);
+  });
+
   it('refuses a token once it expires, with no write in between', async () => {
     const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=1`;
     const expiresAt = new Date(Date.now() + 6000).toISOString().replace(/\.\d+Z$/, 'Z');
