@@ -9,7 +9,7 @@ import { createDeliveryWorker, type DeliveryThreadSettings, type ToDeliveryThrea
 
 const settings = workerData as DeliveryThreadSettings;
 const port = parentPort!;
-const database = openDatabase(settings.databaseUrl, { poolMax: 2 });
+const database = openDatabase(settings.databaseUrl, { poolMax: 2, sqliteFastPaths: settings.sqliteFastPaths });
 const worker = createDeliveryWorker(database.knex, createLogger(settings.logLevel), settings);
 
 port.on('message', (message: ToDeliveryThread) => {

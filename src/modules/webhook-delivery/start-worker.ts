@@ -12,7 +12,7 @@ import { DeliveryWorker } from './delivery-worker';
 import { DeliveryStore } from './delivery.store';
 
 /** What the delivery thread is started with (plain data: it crosses to the thread). */
-export type DeliveryThreadSettings = Pick<Config, 'databaseUrl' | 'logLevel' | 'publicUrl' | 'webhookTimeoutMs' | 'webhookAllowPrivateTargets'>;
+export type DeliveryThreadSettings = Pick<Config, 'databaseUrl' | 'sqliteFastPaths' | 'logLevel' | 'publicUrl' | 'webhookTimeoutMs' | 'webhookAllowPrivateTargets'>;
 /** The messages the thread takes. */
 export type ToDeliveryThread = 'wake' | 'stop';
 
@@ -22,7 +22,7 @@ function packageVersion(): string {
 }
 
 /** A delivery worker over `db`, not started. */
-export function createDeliveryWorker(db: Knex, logger: Logger, settings: Omit<DeliveryThreadSettings, 'databaseUrl' | 'logLevel'>): DeliveryWorker {
+export function createDeliveryWorker(db: Knex, logger: Logger, settings: Omit<DeliveryThreadSettings, 'databaseUrl' | 'sqliteFastPaths' | 'logLevel'>): DeliveryWorker {
   return new DeliveryWorker(
     { db, store: new DeliveryStore(), payloads: new DeliveryPayloads({ accounts: new AccountsStore() }), logger },
     { publicUrl: settings.publicUrl, allowPrivateTargets: settings.webhookAllowPrivateTargets, timeoutMs: settings.webhookTimeoutMs, version: packageVersion() },
@@ -53,7 +53,7 @@ export function startDeliveryWorker(
     return { stop: async () => { unsubscribe(); await worker.stop(); } };
   }
   const data: DeliveryThreadSettings = {
-    databaseUrl: settings.databaseUrl, logLevel: settings.logLevel, publicUrl: settings.publicUrl,
+    databaseUrl: settings.databaseUrl, sqliteFastPaths: settings.sqliteFastPaths, logLevel: settings.logLevel, publicUrl: settings.publicUrl,
     webhookTimeoutMs: settings.webhookTimeoutMs, webhookAllowPrivateTargets: settings.webhookAllowPrivateTargets,
   };
   let stopping = false;
