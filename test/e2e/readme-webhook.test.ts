@@ -28,6 +28,7 @@ async function freePort(): Promise<number> {
 }
 
 let receiver: ChildProcess;
+let receiverPort: string;
 const printed: string[] = [];
 let database: SharedDatabase;
 let orgsec: Instance;
@@ -50,8 +51,6 @@ beforeAll(async () => {
   orgsec = await startInstance(database.url, {}, serve);
   receiverPort = port;
 }, 90_000);
-
-let receiverPort: string;
 
 afterAll(async () => {
   await orgsec?.stop();
