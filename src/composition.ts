@@ -4,6 +4,7 @@ import { Authorizer } from './auth/authorizer';
 import { cachedTokenLookup } from './auth/cached-token-lookup';
 import { bindOncePerVersions } from './cache/at-versions';
 import { cachedBatch } from './cache/cached-batch';
+import { cachedAtRowVersions } from './cache/cached-at-row-versions';
 import { TokenStore } from './auth/token.store';
 import type { Database } from './database/connection';
 import { DataVersionReader, type DataVersions } from './database/data-version';
@@ -78,18 +79,20 @@ export interface ServiceOptions {
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
 
 /**
- * What alerts refer to, kept per version of the rows they come from: `reference` for advisories,
- * repositories and users, `data` for alert rows and assignee lists (any write empties them).
+ * What alerts refer to, kept per version of the rows they come from: each alert's own version
+ * for alert rows and assignee lists (a write to one alert empties nothing else), `reference`
+ * for advisories, repositories and users.
  */
 function cachedReferences(references: AlertReferences) {
-  const alertsByIds = cachedBatch(references.alertsByIds, { version: 'data', maxEntries: 20_000 });
-  const assigneeIdsByAlertIds = cachedBatch(references.assigneeIdsByAlertIds, { version: 'data', maxEntries: 20_000 });
+  const alertsAt = cachedAtRowVersions(references.alertsAt, { versionOf: (alert) => alert.version, maxEntries: 20_000 });
+  const assigneesAt = cachedAtRowVersions(references.assigneesAt, { versionOf: (assignees) => assignees.version, maxEntries: 20_000 });
   const advisoriesByIds = cachedBatch(references.advisoriesByIds, { version: 'reference', maxEntries: 5_000 });
   const repositoriesByIds = cachedBatch(references.repositoriesByIds, { version: 'reference', maxEntries: 20_000 });
   const usersByIds = cachedBatch(references.usersByIds, { version: 'reference', maxEntries: 20_000 });
   return (versions: DataVersions | undefined): AlertReferences => ({
-    alertsByIds: alertsByIds(versions),
-    assigneeIdsByAlertIds: assigneeIdsByAlertIds(versions),
+    // Bound to no versions (a write, a command) every look-up reads the database.
+    alertsAt: versions === undefined ? references.alertsAt : alertsAt,
+    assigneesAt: versions === undefined ? references.assigneesAt : assigneesAt,
     advisoriesByIds: advisoriesByIds(versions),
     repositoriesByIds: repositoriesByIds(versions),
     usersByIds: usersByIds(versions),
@@ -120,7 +123,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const triagePolicies = new StoreTriagePolicies({ store: autoTriageStore });
   const globalAdvisoryStore = new GlobalAdvisoriesStore();
   const outbox = new Outbox();
-  const alertEvents = new AlertEvents(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), outbox);
+  const alertEvents = new AlertEvents(alertStore, storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), outbox);
   const alertEngine = new AlertEngine({
     snapshots: snapshotStore,
     dependencyIndex: new DependencyIndexStore(),

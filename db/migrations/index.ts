@@ -25,6 +25,7 @@ import * as createWebhooks from './20261127080000_create_webhooks';
 import * as createOidcSigningKeys from './20261127080100_create_oidc_signing_keys';
 import * as reshapeDependencyStorage from './20261127090000_reshape_dependency_storage';
 import * as addAttestationVerdicts from './20261127100000_add_attestation_verdicts';
+import * as moveAlertVersionsWithEveryChange from './20261127110000_move_alert_versions_with_every_change';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +56,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127080100_create_oidc_signing_keys', createOidcSigningKeys],
   ['20261127090000_reshape_dependency_storage', reshapeDependencyStorage],
   ['20261127100000_add_attestation_verdicts', addAttestationVerdicts],
+  ['20261127110000_move_alert_versions_with_every_change', moveAlertVersionsWithEveryChange],
 ];
 
 /** A knex migration source over the list above. */

@@ -215,6 +215,46 @@ describe('the response cache', () => {
     expect(metrics.text).not.toMatch(/route="unmatched",status="200"/);
   });
 
+  it('after a write to one alert, builds a page of it and others reading only that alert\'s row and assignees again', async () => {
+    const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=40&sort=created`;
+    const before = JSON.parse((await cached(url, AL.owner)).body.toString());
+    const target = before.find((a: { state: string }) => a.state === 'open' || a.state === 'dismissed');
+    const patched = await t.http().patch(`/repos/${ORG}/${target.repository.name}/dependency-bot/alerts/${target.number}`).set(bearer(AL.owner))
+      .send(target.state === 'open' ? { state: 'dismissed', dismissed_reason: 'tolerable_risk' } : { state: 'open' });
+    expect(patched.status).toBe(200);
+    const recorded = recordStatements(t.db);
+    let after: request.Response;
+    try {
+      after = await cached(`${url}&direction=desc`, AL.owner); // the same list under a new URL: built, not answered again
+    } finally {
+      recorded.stop();
+    }
+    const byId = recorded.sql.filter((sql) => /where .a.\..id. in \(/.test(sql));
+    expect(byId).toHaveLength(2); // the alert row and its assignees
+    for (const sql of byId) expect(sql).toMatch(/ in \((\?|\$\d+)\)/); // one id: the alert written
+    const alerts = JSON.parse(after.body.toString());
+    expect(alerts.map((a: { number: number; repository: { name: string } }) => `${a.repository.name}#${a.number}`))
+      .toEqual(before.map((a: { number: number; repository: { name: string } }) => `${a.repository.name}#${a.number}`));
+    expect(alerts.find((a: { url: string }) => a.url === target.url).state).toBe(JSON.parse(patched.text).state);
+    expect(visible(after)).toEqual(visible(await uncached.get(`${url}&direction=desc`, AL.owner)));
+  });
+
+  it('sees assignees changed with plain SQL on pages whose alerts it holds', async () => {
+    const urls = [`/orgs/${ORG}/dependency-bot/alerts?per_page=25&state=open`, `/orgs/${ORG}/dependency-bot/alerts?per_page=25&state=open&direction=desc`];
+    const [first] = JSON.parse((await cached(urls[0]!, AL.owner)).body.toString());
+    await cached(urls[1]!, AL.owner);
+    const repo = await t.db.knex('repositories').where('name', first.repository.name).first('id');
+    const alert = await t.db.knex('dependency_alerts').where({ repo_id: repo.id, number: first.number }).first('id');
+    const user = await t.db.knex('accounts').where('login', 'dev-2').first('id');
+    await t.db.knex('dependency_alert_assignees').where('alert_id', alert.id).delete();
+    await t.db.knex('dependency_alert_assignees').insert({ alert_id: alert.id, user_id: user.id });
+    for (const url of urls) {
+      const after = await cached(url, AL.owner);
+      expect(JSON.parse(after.body.toString())[0].assignees.map((u: { login: string }) => u.login)).toEqual(['dev-2']);
+      expect(visible(after)).toEqual(visible(await uncached.get(url, AL.owner)));
+    }
+  });
+
   it('answers a repeated read with one SQL statement (the data version), and a cached page with no reference look-ups', async () => {
     const url = `/orgs/${ORG}/dependency-bot/alerts?per_page=30&sort=updated`;
     await cached(url, AL.owner);

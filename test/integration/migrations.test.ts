@@ -129,7 +129,7 @@ describe('migrations', () => {
     await migrateLatest(db);
     const bodies: string[] = db.dialect === 'postgres'
       ? (await db.knex('pg_proc').join('pg_namespace as n', 'n.oid', 'pg_proc.pronamespace').where('n.nspname', db.schema!).where('proname', 'like', 'data_versions_bump_%').select('prosrc')).map((r) => r.prosrc)
-      : (await db.knex('sqlite_master').where('type', 'trigger').select('sql')).map((r) => r.sql);
+      : (await db.knex('sqlite_master').where('type', 'trigger').where('name', 'like', 'data_versions_%').select('sql')).map((r) => r.sql);
     expect(bodies).toHaveLength(DATA_TABLES.length * (db.dialect === 'postgres' ? 1 : 3));
     expect(bodies.filter((body) => /\bworld\b/.test(body))).toEqual([]);
     expect(bodies.filter((body) => /reference = reference \+ 1/.test(body))).toHaveLength(4 * (db.dialect === 'postgres' ? 1 : 3));

@@ -3,6 +3,7 @@ import { toJsonParts } from '../../shared/json-fragments';
 import { alertViews } from './alert-views';
 import type { Outbox } from '../webhook-delivery/outbox';
 import type { AlertReferences } from './alerts.service';
+import type { AlertsStore } from './alerts.store';
 import { freshFragments, serializeAlert } from './alerts.serializers';
 
 // The outbox of `dependency_bot_alert` webhook events (interfaces.md Part 2 "Webhooks"; issue 22
@@ -26,8 +27,8 @@ export interface AlertEvent {
 }
 
 export class AlertEvents {
-  /** `references` read the transaction's own rows: never a cache; the outbox queues the hooks' deliveries. */
-  constructor(private readonly references: AlertReferences, private readonly outbox: Outbox) {}
+  /** `alerts` and `references` read the transaction's own rows: never a cache; the outbox queues the hooks' deliveries. */
+  constructor(private readonly alerts: AlertsStore, private readonly references: AlertReferences, private readonly outbox: Outbox) {}
 
   /** Writes the events in the order given, each with its alert as it is now in `trx`. */
   async record(trx: Knex.Transaction, events: readonly AlertEvent[], now: string): Promise<void> {
@@ -42,7 +43,7 @@ export class AlertEvents {
   async rowsOf(trx: Knex.Transaction, events: readonly AlertEvent[], now: string): Promise<EventRow[]> {
     if (events.length === 0) return [];
     const ids = [...new Set(events.map((e) => e.alertId))];
-    const records = await this.references.alertsByIds(trx, ids);
+    const records = await this.alerts.findByIds(trx, ids);
     const views = new Map((await alertViews(trx, this.references, ids.flatMap((id) => records.get(id) ?? []))).map((v) => [v.alert.id, v]));
     return events.flatMap(({ alertId, action, senderId }) => {
       const view = views.get(alertId);

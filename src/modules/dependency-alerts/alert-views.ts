@@ -18,9 +18,9 @@ export function vulnerabilityOf(alert: AlertRecord, advisory: AdvisoryRecord): A
 export async function alertViews(db: Executor, references: AlertReferences, alerts: readonly AlertRecord[]): Promise<AlertView[]> {
   // In sequence: inside a transaction these share one connection.
   const advisoryById = await references.advisoriesByIds(db, alerts.map((a) => a.advisoryId));
-  const assigneesByAlert = await references.assigneeIdsByAlertIds(db, alerts.map((a) => a.id));
+  const assigneesByAlert = await references.assigneesAt(db, alerts);
   const repositories = await references.repositoriesByIds(db, alerts.map((a) => a.repoId));
-  const userIds = [...new Set([...[...assigneesByAlert.values()].flat(), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
+  const userIds = [...new Set([...[...assigneesByAlert.values()].flatMap((a) => a.userIds), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
   const users = await references.usersByIds(db, userIds);
   return alerts.map((alert) => {
     const advisory = advisoryById.get(alert.advisoryId)!;
@@ -28,7 +28,7 @@ export async function alertViews(db: Executor, references: AlertReferences, aler
       alert,
       advisory,
       vulnerability: vulnerabilityOf(alert, advisory),
-      assignees: (assigneesByAlert.get(alert.id) ?? []).flatMap((id) => users.get(id) ?? []),
+      assignees: (assigneesByAlert.get(alert.id)?.userIds ?? []).flatMap((id) => users.get(id) ?? []),
       dismissedBy: alert.dismissedById === null ? null : users.get(alert.dismissedById) ?? null,
       repository: repositories.get(alert.repoId)!,
     };

@@ -31,8 +31,10 @@ export function cachedFragments(fragments: AlertFragments, maxBytes = 16 * 2 ** 
 }
 
 /**
- * Each alert's parts kept per data version (any write empties them), counted at the alert's
- * own bytes and what holding them costs: the fragments at odd positions are shared.
+ * Each alert's parts kept per version of the alert (its row and assignees: see the
+ * 20261127110000 migration) and of the records it refers to (`reference`): a write to one
+ * alert leaves every other alert's parts in place. Counted at the alert's own bytes and what
+ * holding them costs: the fragments at odd positions are shared.
  */
 export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, maxBytes = 16 * 2 ** 20): AtVersions<AlertJson> {
   const cache = new VersionedCache<Buffer[]>({
@@ -40,10 +42,10 @@ export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, maxBytes = 16 * 2
   });
   return (versions) => {
     const json = jsonAt(versions);
-    const version = versions?.data;
+    const version = versions?.reference;
     if (version === undefined) return json;
     return (base, view, options) => {
-      const key = `${base}\n${options.withRepository}\n${view.alert.id}`;
+      const key = `${base}\n${options.withRepository}\n${view.alert.id}\n${view.alert.version}`;
       let parts = cache.get(version, key);
       if (parts === undefined) {
         parts = json(base, view, options);

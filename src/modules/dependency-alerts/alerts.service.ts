@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { repoPermissionAtLeast, type AccessStore } from '../../auth/access.store';
 import type { Principal } from '../../auth/principal';
 import type { BatchLookup } from '../../cache/cached-batch';
+import type { RowsAt } from '../../cache/cached-at-row-versions';
 import type { KeysetPage } from '../../database/keyset';
 import { withTransaction, type Executor } from '../../database/transaction';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain';
@@ -12,7 +13,7 @@ import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { AlertEvent, AlertEvents } from './alert-events';
 import { alertViews } from './alert-views';
 import type { AdvisoriesStore } from './advisories.store';
-import type { AlertChanges, AlertsStore } from './alerts.store';
+import type { AlertAssignees, AlertChanges, AlertsStore } from './alerts.store';
 import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertScope, AlertVisibility } from './alerts.types';
 
 /** An alert with everything its REST and GraphQL shapes show. */
@@ -30,10 +31,13 @@ export interface AlertPage extends KeysetPage<AlertView> {
   total: number | undefined;
 }
 
-/** The batch look-ups a page of alerts is built from (cached per version in composition.ts). */
+/**
+ * The batch look-ups a page of alerts is built from (cached in composition.ts): alerts and
+ * their assignees at the alert versions asked for, the records they refer to by id.
+ */
 export interface AlertReferences {
-  alertsByIds: BatchLookup<AlertRecord>;
-  assigneeIdsByAlertIds: BatchLookup<number[]>;
+  alertsAt: RowsAt<AlertRecord>;
+  assigneesAt: RowsAt<AlertAssignees>;
   advisoriesByIds: BatchLookup<AdvisoryRecord>;
   repositoriesByIds: BatchLookup<RepositoryRecord>;
   usersByIds: BatchLookup<UserRecord>;
@@ -42,8 +46,8 @@ export interface AlertReferences {
 /** The references as the stores answer them. */
 export function storeReferences(stores: { alerts: AlertsStore; advisories: AdvisoriesStore; accounts: AccountsStore }): AlertReferences {
   return {
-    alertsByIds: (db, ids) => stores.alerts.findByIds(db, ids),
-    assigneeIdsByAlertIds: (db, ids) => stores.alerts.assigneeIds(db, ids),
+    alertsAt: (db, keys) => stores.alerts.findByIds(db, keys.map((key) => key.id)),
+    assigneesAt: (db, keys) => stores.alerts.assigneesAt(db, keys.map((key) => key.id)),
     advisoriesByIds: (db, ids) => stores.advisories.findByIds(db, ids),
     repositoriesByIds: (db, ids) => stores.accounts.findRepositoriesByIds(db, ids),
     usersByIds: async (db, ids) => new Map((await stores.accounts.findAccountsByIds(db, ids)).map((u) => [u.id, u])),
@@ -143,8 +147,7 @@ export class DependencyAlertsService {
         const current = (await alerts.assigneeIds(trx, [alert.id])).get(alert.id) ?? [];
         const same = current.length === assigneeIds.length && current.every((id) => assigneeIds.includes(id));
         if (!same) {
-          await alerts.replaceAssignees(trx, alert.id, assigneeIds);
-          if (Object.keys(changes).length === 0) await alerts.update(trx, alert.id, {});
+          await alerts.replaceAssignees(trx, alert.id, assigneeIds); // moves the alert's version (see the migrations)
           events.push({ alertId: alert.id, action: 'assignees_changed', senderId });
         }
       }
@@ -174,10 +177,10 @@ export class DependencyAlertsService {
 
   private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<AlertPage> {
     const { db, alerts, references } = this.deps;
-    const page = await alerts.listIds(db, scope, visibility, request);
-    const records = await references.alertsByIds(db, page.items);
+    const page = await alerts.listKeys(db, scope, visibility, request);
+    const records = await references.alertsAt(db, page.items);
     // An alert deleted between the two statements is simply not shown.
-    const items = page.items.flatMap((id) => records.get(id) ?? []);
+    const items = page.items.flatMap(({ id }) => records.get(id) ?? []);
     const total = request.withTotal ? await alerts.count(db, scope, visibility, request.filters) : undefined;
     return { ...page, items: await this.hydrate(db, items), total };
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { RowKey } from '../../cache/cached-at-row-versions';
 import { lockForUpdate } from '../../database/dialect';
 import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
@@ -27,6 +28,12 @@ function toAlert(r: Row): AlertRecord {
     epssSort: Number(r.epss_sort), version: Number(r.version),
     vulnerabilityId: r.vulnerability_id === null || r.vulnerability_id === undefined ? null : Number(r.vulnerability_id), autoDismissedBy: r.auto_dismissed_by ?? null,
   };
+}
+
+/** An alert's assignees (user ids, ascending) as of one version of the alert. */
+export interface AlertAssignees {
+  version: number;
+  userIds: number[];
 }
 
 /** What an alert row copies from its advisory (see the migration). */
@@ -67,13 +74,14 @@ export interface WorldAlert extends AdvisoryFacts {
 
 export class AlertsStore {
   /**
-   * One page of alert ids in keyset order, filtered in SQL. Only the sort columns are
-   * selected, which the list indexes cover; the rows themselves come from `findByIds`
-   * (or a cache of them).
+   * One page of alerts in keyset order, filtered in SQL, each named by id and version. The
+   * list indexes cover the filters and the sort; the version is read from the table for the
+   * page's rows only. The rows themselves come from `findByIds` (or a cache of them, at
+   * these versions).
    */
-  async listIds(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<number>> {
+  async listKeys(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<RowKey>> {
     const sortColumn = SORT_COLUMN[request.sort].column;
-    const query = filteredAlerts(db, scope, visibility, request.filters).select('a.id', sortColumn);
+    const query = filteredAlerts(db, scope, visibility, request.filters).select('a.id', 'a.version', sortColumn);
     const sortKey = sortColumn.slice(2); // the row key: the column without its table alias
     const page = await fetchKeysetPage<Row>(query, {
       list: alertListName(request.sort, request.direction),
@@ -84,7 +92,7 @@ export class AlertsStore {
       before: request.before,
       fromEnd: request.fromEnd,
     });
-    return { ...page, items: page.items.map((row) => Number(row.id)) };
+    return { ...page, items: page.items.map((row) => ({ id: Number(row.id), version: Number(row.version) })) };
   }
 
   /** Alerts by id, in the order of `ids` (one statement). */
@@ -122,6 +130,21 @@ export class AlertsStore {
     if (alertIds.length === 0) return out;
     const rows = await db('dependency_alert_assignees').whereIn('alert_id', [...alertIds]).orderBy(['alert_id', 'user_id']).select('alert_id', 'user_id');
     for (const r of rows) out.get(Number(r.alert_id))?.push(Number(r.user_id));
+    return out;
+  }
+
+  /** Each alert's assignees with the version of the alert they were read at (one statement). */
+  async assigneesAt(db: Executor, alertIds: readonly number[]): Promise<Map<number, AlertAssignees>> {
+    const out = new Map<number, AlertAssignees>();
+    if (alertIds.length === 0) return out;
+    const rows = await db('dependency_alerts as a').leftJoin('dependency_alert_assignees as x', 'x.alert_id', 'a.id')
+      .whereIn('a.id', [...alertIds]).orderBy(['a.id', 'x.user_id']).select('a.id', 'a.version', 'x.user_id');
+    for (const r of rows) {
+      const id = Number(r.id);
+      let entry = out.get(id);
+      if (entry === undefined) out.set(id, (entry = { version: Number(r.version), userIds: [] }));
+      if (r.user_id !== null) entry.userIds.push(Number(r.user_id));
+    }
     return out;
   }
 
