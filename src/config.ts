@@ -112,7 +112,7 @@ export const SETTINGS = {
   TRUST_PROXY: { flag: '--trust-proxy [bool]', default: 'false', rule: oneOf('true', 'false'), description: 'true behind a reverse proxy: URLs in bodies follow X-Forwarded-Proto/-Host (the flag alone means true)' },
   GRAPHQL_EXPLORER: { flag: '--graphql-explorer <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns off GraphQL introspection, the Apollo Sandbox landing page and /graphiql' },
   CORS_ORIGINS: { flag: '--cors-origins <origins>', default: '*', rule: corsOrigins, description: 'browser origins that may call the API: * (any), a comma-separated list, or off (no CORS headers)' },
-  DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance for requests (its webhook delivery thread has 2 more)' },
+  DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance for requests (it has 3 more: 1 reads the data versions, 2 deliver webhooks)' },
   SQLITE_FAST_PATHS: { flag: '--sqlite-fast-paths <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on: SQLite keeps statements prepared, through knex internals (faster; checked against each knex upgrade by the tests)' },
   RESPONSE_CACHE_MB: { flag: '--response-cache-mb <n>', default: '32', rule: integer(0, 4096), description: 'megabytes of finished read answers each instance keeps for repeated requests (0: none)' },
   PUBLIC_URL: { flag: '--public-url <url>', default: '', rule: publicUrl, description: 'the API base URL clients reach, put before the URLs of webhook payloads (empty: http://HOST:PORT)' },

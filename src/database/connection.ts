@@ -23,8 +23,10 @@ export interface Database {
   sqliteFastPaths: boolean;
   /** The SQLite database file (undefined on PostgreSQL). */
   sqliteFile: string | undefined;
+  /** The PostgreSQL URL (undefined on SQLite), for the connection the data versions are read on. */
+  postgresUrl: string | undefined;
   directStatementListeners: Set<DirectStatementListener>;
-  /** Registers what close() releases before the pool closes (the SQLite data-version connection). */
+  /** Registers what close() releases before the pool closes (the data-version connection). */
   onClose(release: () => void): void;
   /** Releases everything opened on this database, then closes knex's pool. */
   close(): Promise<void>;
@@ -73,7 +75,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       searchPath: options.schema ? [options.schema] : undefined,
       pool: { min: 0, max: options.poolMax ?? 10, afterCreate: watchForVanishedClient },
     } as Knex.Config);
-    return closable({ knex, dialect, schema: options.schema, sqliteFastPaths: false, sqliteFile: undefined, directStatementListeners: new Set() });
+    return closable({ knex, dialect, schema: options.schema, sqliteFastPaths: false, sqliteFile: undefined, postgresUrl: databaseUrl, directStatementListeners: new Set() });
   }
   const sqliteFastPaths = options.sqliteFastPaths ?? false;
   if (databaseUrl !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(databaseUrl)), { recursive: true });
@@ -99,5 +101,5 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       },
     },
   });
-  return closable({ knex, dialect, schema: undefined, sqliteFastPaths, sqliteFile: databaseUrl, directStatementListeners: new Set() });
+  return closable({ knex, dialect, schema: undefined, sqliteFastPaths, sqliteFile: databaseUrl, postgresUrl: undefined, directStatementListeners: new Set() });
 }

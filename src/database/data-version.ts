@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import type { Database } from './connection';
 
 /**
@@ -16,20 +17,83 @@ export interface DataVersions {
 
 const READ_VERSIONS = 'select data, reference from data_versions where id = 1';
 
-/** Reads the counters once per request: one statement. */
+/** Reads the counters once per request: one statement, on a connection of its own. */
 export class DataVersionReader {
   private readonly readRow: () => unknown;
 
   constructor(database: Database) {
-    const { knex, sqliteFile } = database;
-    this.readRow = sqliteFile !== undefined
-      ? versionConnectionReader(sqliteFile, database)
-      : () => knex('data_versions').where('id', 1).first('data', 'reference');
+    const { sqliteFile, postgresUrl } = database;
+    this.readRow = sqliteFile !== undefined ? versionConnectionReader(sqliteFile, database) : postgresVersionReader(postgresUrl!, database);
   }
 
   async read(): Promise<DataVersions> {
     return toVersions(await this.readRow());
   }
+}
+
+/** Tells the database's direct-statement listeners (metrics, tests) of one statement run past knex. */
+function timed<T>(database: Pick<Database, 'directStatementListeners'>, run: () => T): T {
+  const started = performance.now();
+  let outcome: 'success' | 'error' = 'error';
+  const report = () => {
+    const seconds = (performance.now() - started) / 1000;
+    for (const listener of database.directStatementListeners) listener({ sql: READ_VERSIONS, seconds, outcome });
+  };
+  try {
+    const result = run();
+    if (result instanceof Promise) {
+      return result.then((value) => { outcome = 'success'; report(); return value; }, (error) => { report(); throw error; }) as T;
+    }
+    outcome = 'success';
+    report();
+    return result;
+  } catch (error) {
+    report();
+    throw error;
+  }
+}
+
+/**
+ * PostgreSQL: the counters are read on a connection of this reader's own, as a named
+ * prepared statement: one round trip, where knex's pool and builder cost more than the
+ * statement (on a cached read, most of the request). Consistent with what the request reads
+ * next on knex's pool: each statement sees every transaction committed before it began, and
+ * the request's reads begin after this one returned. Concurrent reads queue on the connection
+ * (each is sent after the request arrived, so none answers from before a write it should see).
+ * A broken connection is replaced at the next read; closed with the database.
+ */
+function postgresVersionReader(url: string, database: Pick<Database, 'directStatementListeners' | 'onClose' | 'schema'>): () => Promise<unknown> {
+  let client: Promise<pg.Client> | undefined;
+  let closed = false;
+  database.onClose(() => {
+    closed = true;
+    void client?.then((c) => c.end(), () => undefined);
+    client = undefined;
+  });
+  const connect = (): Promise<pg.Client> => {
+    const connection = new pg.Client({
+      connectionString: url, application_name: 'orgsec data versions',
+      ...(database.schema === undefined ? {} : { options: `-c search_path=${database.schema}` }),
+    });
+    const opened = connection.connect().then(() => connection);
+    connection.on('error', () => { if (client === opened) client = undefined; }); // ended by the server: replaced at the next read
+    return opened;
+  };
+  const readOnce = async (): Promise<unknown> => {
+    const current = (client ??= connect());
+    try {
+      return (await (await current).query({ name: 'orgsec_read_data_versions', text: READ_VERSIONS })).rows[0];
+    } catch (error) {
+      if (client === current) client = undefined;
+      void current.then((c) => c.end(), () => undefined);
+      throw error;
+    }
+  };
+  return () => timed(database, async () => {
+    if (closed) throw new Error('the database is closed');
+    // Once more on a new connection: the old one may have been ended (a restart, an idle timeout) since the last read.
+    return readOnce().catch(() => readOnce());
+  });
 }
 
 /**
@@ -44,7 +108,6 @@ export class DataVersionReader {
  * (directStatementListeners).
  */
 function versionConnectionReader(file: string, database: Pick<Database, 'directStatementListeners' | 'onClose'>): () => unknown {
-  const listeners = database.directStatementListeners;
   let statement: BetterSqlite3.Statement | undefined;
   let closed = false;
   // Closed with the database: the connection is this reader's own.
@@ -53,20 +116,11 @@ function versionConnectionReader(file: string, database: Pick<Database, 'directS
     statement?.database.close();
     statement = undefined;
   });
-  return () => {
+  return () => timed(database, () => {
     if (closed) throw new Error('the database is closed');
-    const started = performance.now();
-    let outcome: 'success' | 'error' = 'error';
-    try {
-      statement ??= prepareOnOwnConnection(file);
-      const row = statement.get();
-      outcome = 'success';
-      return row;
-    } finally {
-      const seconds = (performance.now() - started) / 1000;
-      for (const listener of listeners) listener({ sql: READ_VERSIONS, seconds, outcome });
-    }
-  };
+    statement ??= prepareOnOwnConnection(file);
+    return statement.get();
+  });
 }
 
 function prepareOnOwnConnection(file: string): BetterSqlite3.Statement {
