@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { toJsonParts } from '../../shared/json-fragments';
 import { alertViews } from './alert-views';
 import type { Outbox } from '../webhook-delivery/outbox';
-import type { AlertReferences } from './alerts.service';
+import type { AlertReferences, AlertView } from './alerts.service';
 import type { AlertsStore } from './alerts.store';
 import { freshFragments, serializeAlert } from './alerts.serializers';
 
@@ -30,9 +30,9 @@ export class AlertEvents {
   /** `alerts` and `references` read the transaction's own rows: never a cache; the outbox queues the hooks' deliveries. */
   constructor(private readonly alerts: AlertsStore, private readonly references: AlertReferences, private readonly outbox: Outbox) {}
 
-  /** Writes the events in the order given, each with its alert as it is now in `trx`. */
-  async record(trx: Knex.Transaction, events: readonly AlertEvent[], now: string): Promise<void> {
-    await this.insert(trx, await this.rowsOf(trx, events, now));
+  /** Writes the events in the order given, each with its alert as `views` show it now (built in `trx`). */
+  async record(trx: Knex.Transaction, events: readonly AlertEvent[], views: ReadonlyMap<number, AlertView>, now: string): Promise<void> {
+    await this.insert(trx, eventRows(events, views, now));
   }
 
   /**
@@ -45,22 +45,26 @@ export class AlertEvents {
     const ids = [...new Set(events.map((e) => e.alertId))];
     const records = await this.alerts.findByIds(trx, ids);
     const views = new Map((await alertViews(trx, this.references, ids.flatMap((id) => records.get(id) ?? []))).map((v) => [v.alert.id, v]));
-    return events.flatMap(({ alertId, action, senderId }) => {
-      const view = views.get(alertId);
-      if (view === undefined) return [];
-      const { repository } = view;
-      const alert = Buffer.concat(toJsonParts(serializeAlert(EVENT_API_BASE, view, { withRepository: false }, freshFragments))).toString('utf8');
-      return [{
-        event: 'dependency_bot_alert', action, repo_id: repository.id, org_id: repository.ownerType === 'Organization' ? repository.ownerId : null,
-        alert_id: alertId, sender_id: senderId, created_at: now, payload: `{"alert":${alert}}`,
-      }];
-    });
+    return eventRows(events, views, now);
   }
 
   /** Inserts event rows, ids in the order given, and queues their webhook deliveries. */
   async insert(trx: Knex.Transaction, rows: readonly EventRow[]): Promise<void> {
     await this.outbox.insert(trx, rows);
   }
+}
+
+function eventRows(events: readonly AlertEvent[], views: ReadonlyMap<number, AlertView>, now: string): EventRow[] {
+  return events.flatMap(({ alertId, action, senderId }) => {
+    const view = views.get(alertId);
+    if (view === undefined) return [];
+    const { repository } = view;
+    const alert = Buffer.concat(toJsonParts(serializeAlert(EVENT_API_BASE, view, { withRepository: false }, freshFragments))).toString('utf8');
+    return [{
+      event: 'dependency_bot_alert', action, repo_id: repository.id, org_id: repository.ownerType === 'Organization' ? repository.ownerId : null,
+      alert_id: alertId, sender_id: senderId, created_at: now, payload: `{"alert":${alert}}`,
+    }];
+  });
 }
 
 /** An events row as written. */

@@ -151,11 +151,14 @@ export class DependencyAlertsService {
           events.push({ alertId: alert.id, action: 'assignees_changed', senderId });
         }
       }
-      await this.deps.events.record(trx, events, now);
+      const current = async () => (await this.hydrate(trx, [(await alerts.findByNumber(trx, repo.id, ref.number))!]))[0]!;
+      // The alert as changed, loaded once: for its events and for the answer.
+      const changed = await current();
+      await this.deps.events.record(trx, events, new Map([[alert.id, changed]]), now);
+      if (changes.state !== 'open') return changed;
       // Reopened: the next evaluation applies at once (the alert may be fixed already).
-      if (changes.state === 'open') await this.deps.engine.afterReopening(trx, repo.id, alert.id, now);
-      const updated = (await alerts.findByNumber(trx, repo.id, ref.number))!;
-      return (await this.hydrate(trx, [updated]))[0]!;
+      await this.deps.engine.afterReopening(trx, repo.id, alert.id, now);
+      return current();
     });
   }
 
