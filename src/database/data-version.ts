@@ -53,22 +53,34 @@ function timed<T>(database: Pick<Database, 'directStatementListeners'>, run: () 
   }
 }
 
+/** A PostgreSQL connection idle this long is closed (the next read opens another): it never holds a process open. */
+const PG_IDLE_MS = 10_000;
+
 /**
  * PostgreSQL: the counters are read on a connection of this reader's own, as a named
  * prepared statement: one round trip, where knex's pool and builder cost more than the
  * statement (on a cached read, most of the request). Consistent with what the request reads
  * next on knex's pool: each statement sees every transaction committed before it began, and
- * the request's reads begin after this one returned. Concurrent reads queue on the connection
- * (each is sent after the request arrived, so none answers from before a write it should see).
- * A broken connection is replaced at the next read; closed with the database.
+ * the request's reads begin after this one returned. Reads run one at a time, in order, each
+ * sent after its request arrived, so none answers from before a write it should see. A
+ * connection the server ended is replaced and the read tried once more; an idle one is
+ * closed; closed with the database.
  */
 function postgresVersionReader(url: string, database: Pick<Database, 'directStatementListeners' | 'onClose' | 'schema'>): () => Promise<unknown> {
   let client: Promise<pg.Client> | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let lastRead = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  const drop = () => {
+    const dropped = client;
+    client = undefined;
+    void dropped?.then((c) => c.end(), () => undefined);
+  };
   database.onClose(() => {
     closed = true;
-    void client?.then((c) => c.end(), () => undefined);
-    client = undefined;
+    clearTimeout(idleTimer);
+    drop();
   });
   const connect = (): Promise<pg.Client> => {
     const connection = new pg.Client({
@@ -78,6 +90,13 @@ function postgresVersionReader(url: string, database: Pick<Database, 'directStat
     const opened = connection.connect().then(() => connection);
     connection.on('error', () => { if (client === opened) client = undefined; }); // ended by the server: replaced at the next read
     return opened;
+  };
+  const closeWhenIdle = () => {
+    idleTimer = undefined;
+    if (client === undefined) return;
+    const idleFor = Date.now() - lastRead;
+    if (idleFor < PG_IDLE_MS) idleTimer = setTimeout(closeWhenIdle, PG_IDLE_MS - idleFor).unref();
+    else queue = queue.then(drop); // after any read in flight
   };
   const readOnce = async (): Promise<unknown> => {
     const current = (client ??= connect());
@@ -89,10 +108,15 @@ function postgresVersionReader(url: string, database: Pick<Database, 'directStat
       throw error;
     }
   };
-  return () => timed(database, async () => {
-    if (closed) throw new Error('the database is closed');
-    // Once more on a new connection: the old one may have been ended (a restart, an idle timeout) since the last read.
-    return readOnce().catch(() => readOnce());
+  // Once more on a new connection: the old one may have been ended (a restart, say) since the last read.
+  const read = () => readOnce().catch(() => readOnce());
+  return () => timed(database, () => {
+    if (closed) return Promise.reject(new Error('the database is closed'));
+    lastRead = Date.now();
+    idleTimer ??= setTimeout(closeWhenIdle, PG_IDLE_MS).unref();
+    const result = queue.then(read);
+    queue = result.catch(() => undefined);
+    return result;
   });
 }
 

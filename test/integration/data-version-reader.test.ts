@@ -12,6 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.close());
 
+const readerPids = async () => new Set<number>((await db.knex.raw("select pid from pg_stat_activity where application_name = 'orgsec data versions'")).rows.map((r: { pid: number }) => r.pid));
 const bump = () => db.knex('data_versions').where('id', 1).update({ data: db.knex.raw('data + 1') });
 
 it('reads the counters as committed, once per read, counted as a statement', async () => {
@@ -28,7 +29,6 @@ it('reads the counters as committed, once per read, counted as a statement', asy
 });
 
 (dialect === 'postgres' ? it : it.skip)('connects again when PostgreSQL ends its connection, and the read that finds it gone still answers', async () => {
-  const readerPids = async () => new Set<number>((await db.knex.raw("select pid from pg_stat_activity where application_name = 'orgsec data versions'")).rows.map((r: { pid: number }) => r.pid));
   const others = await readerPids();
   const reader = new DataVersionReader(db);
   await reader.read();
@@ -39,4 +39,33 @@ it('reads the counters as committed, once per read, counted as a statement', asy
   const current = Number((await db.knex('data_versions').first('data')).data);
   expect((await reader.read()).data).toBe(current);
   expect((await reader.read()).data).toBe(current);
+});
+
+(dialect === 'postgres' ? it : it.skip)('closes its connection after 10 s without a read, and opens another at the next', async () => {
+  const reader = new DataVersionReader(db);
+  const before = await readerPids();
+  await reader.read();
+  const own = [...await readerPids()].filter((pid) => !before.has(pid));
+  expect(own.length).toBeGreaterThan(0);
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  const open = await readerPids();
+  expect(own.filter((pid) => open.has(pid))).toEqual([]);
+  await bump();
+  expect((await reader.read()).data).toBe(Number((await db.knex('data_versions').first('data')).data));
+}, 20_000);
+
+it('answers many reads at once, one at a time on its connection, with no warning', async () => {
+  const reader = new DataVersionReader(db);
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.message);
+  process.on('warning', onWarning);
+  try {
+    const current = Number((await db.knex('data_versions').first('data')).data);
+    const reads = await Promise.all(Array.from({ length: 50 }, () => reader.read()));
+    expect(reads.map((v) => v.data)).toEqual(Array.from({ length: 50 }, () => current));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).toEqual([]);
+  } finally {
+    process.off('warning', onWarning);
+  }
 });
