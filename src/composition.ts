@@ -168,7 +168,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       }),
       dependencyGraph: () => new DependencyGraphService({ db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine }),
       autoTriage: () => new AutoTriageService({ db, lookups: bound.lookups, store: autoTriageStore, reevaluation: alertEngine }),
-      /** The REST alert JSON: whole alerts per data version, around fragments per reference version. */
+      /** The REST alert JSON: whole alerts per alert version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
       // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
       advisories: () => new AdvisoriesService({

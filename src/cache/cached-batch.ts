@@ -8,8 +8,9 @@ export type BatchLookup<V> = (db: Executor, ids: readonly number[]) => Promise<M
 
 /**
  * Wraps a batch look-up: results are kept for one version of the rows they come from (`reference`
- * for accounts, repositories and advisories; `data` for alerts), the request's own: a page of
- * alerts then needs no statement for what it has seen before. Inside a write transaction it
+ * for accounts, repositories and advisories; `data` for anything else), the request's own: a
+ * page of alerts then needs no statement for what it has seen before. (Alert rows carry their
+ * own versions: cached-at-row-versions.ts.) Inside a write transaction it
  * always loads.
  */
 export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { version: keyof DataVersions; maxEntries: number }): AtVersions<BatchLookup<V>> {

@@ -94,13 +94,27 @@ export function isConcurrentCreate(error: unknown): boolean {
  * million rows at once costs a fraction of updating it row by row. PostgreSQL keeps them:
  * dropping an index there locks the table against every reader until the load commits.
  */
-export async function deferIndexes(trx: Knex.Transaction, table: string, names: readonly string[]): Promise<() => Promise<void>> {
+export function deferIndexes(trx: Knex.Transaction, table: string, names: readonly string[]): Promise<() => Promise<void>> {
+  return deferSqliteObjects(trx, 'index', table, names);
+}
+
+/**
+ * SQLite: drops the given triggers of a table while rows they need not see are inserted, and
+ * answers how to create them again, in the same transaction (a rollback restores them). The
+ * caller says why the triggers need not fire. PostgreSQL keeps them: its triggers there fire
+ * once per statement.
+ */
+export function deferTriggers(trx: Knex.Transaction, table: string, names: readonly string[]): Promise<() => Promise<void>> {
+  return deferSqliteObjects(trx, 'trigger', table, names);
+}
+
+async function deferSqliteObjects(trx: Knex.Transaction, type: 'index' | 'trigger', table: string, names: readonly string[]): Promise<() => Promise<void>> {
   if (trx.client.config.client === 'pg' || names.length === 0) return async () => undefined;
-  const indexes: Array<{ name: string; sql: string }> = await trx('sqlite_master')
-    .where({ type: 'index', tbl_name: table }).whereIn('name', [...names]).select('name', 'sql');
-  for (const { name } of indexes) await trx.raw('drop index ??', [name]);
+  const objects: Array<{ name: string; sql: string }> = await trx('sqlite_master')
+    .where({ type, tbl_name: table }).whereIn('name', [...names]).select('name', 'sql');
+  for (const { name } of objects) await trx.raw(`drop ${type} ??`, [name]);
   return async () => {
-    for (const { sql } of indexes) await trx.raw(sql);
+    for (const { sql } of objects) await trx.raw(sql);
   };
 }
 

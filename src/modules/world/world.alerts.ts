@@ -2,7 +2,7 @@ import { withBulkCache } from '../../database/dialect';
 import { nameKey } from '../accounts/accounts.store';
 import type { AdvisoryFacts, AlertsStore, WorldAlert } from '../dependency-alerts/alerts.store';
 import {
-  assigneesOf, changesFromWorld, findAlertsByIdentity, findAlertsByNumber, identityKeyOf, insertAlerts, insertAssignees, numberKeyOf,
+  assigneesOf, changesFromWorld, findAlertsByIdentity, findAlertsByNumber, identityKeyOf, insertAlerts, insertNewAlertsAssignees, numberKeyOf,
   deferListIndexes, replaceAssignees, updateAlert, type NewWorldAlert, type StoredWorldAlert,
 } from '../dependency-alerts/alerts.world-store';
 import type { SectionContext } from './world.accounts';
@@ -145,7 +145,7 @@ class AlertBatchWriter {
     // Only once rows are to be inserted: a reload that writes nothing leaves the indexes alone.
     if (this.isBulk && inserts.length > 0 && !this.rebuildIndexes) this.rebuildIndexes = await deferListIndexes(trx);
     const insertedIds = await insertAlerts(trx, inserts);
-    await insertAssignees(trx, new Map([...assigneesOfNew].map(([key, ids]) => [insertedIds.get(key)!, ids])));
+    await insertNewAlertsAssignees(trx, new Map([...assigneesOfNew].map(([key, ids]) => [insertedIds.get(key)!, ids])));
     const current = await assigneesOf(trx, [...assigneesOfStored.keys()]);
     const changed = new Map([...assigneesOfStored].filter(([alertId, ids]) => !sameIds(current.get(alertId) ?? [], ids)));
     if (changed.size > 0) await replaceAssignees(trx, changed);
