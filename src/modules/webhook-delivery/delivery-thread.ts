@@ -15,7 +15,11 @@ const worker = createDeliveryWorker(database.knex, createLogger(settings.logLeve
 port.on('message', (message: ToDeliveryThread) => {
   if (message === 'wake') worker.wake();
   else if (message === 'stop') {
-    void worker.stop().then(() => database.close()).then(() => port.close());
+    // Then the thread ends, whatever a driver may still hold open (a connection it was making, say).
+    void worker.stop().then(() => database.close()).finally(() => {
+      port.close();
+      process.exit(0); // in a worker thread: ends this thread only
+    });
   }
 });
 worker.start();
