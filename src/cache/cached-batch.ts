@@ -10,8 +10,7 @@ export type BatchLookup<V> = (db: Executor, ids: readonly number[]) => Promise<M
  * Wraps a batch look-up: results are kept for one version of the rows they come from (`reference`
  * for accounts, repositories and advisories; `data` for anything else), the request's own: a
  * page of alerts then needs no statement for what it has seen before. (Alert rows carry their
- * own versions: cached-at-row-versions.ts.) Inside a write transaction it
- * always loads.
+ * own versions: cached-at-row-versions.ts.) Inside a write transaction it always loads.
  */
 export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { version: keyof DataVersions; maxEntries: number }): AtVersions<BatchLookup<V>> {
   const cache = new VersionedCache<V>({ maxSize: options.maxEntries, sizeOf: () => 1 });

@@ -144,7 +144,7 @@ export class DependencyAlertsService {
         events.push({ alertId: alert.id, action: changes.state === 'dismissed' ? 'dismissed' : 'reopened', senderId });
       }
       if (assigneeIds !== undefined) {
-        const current = (await alerts.assigneeIds(trx, [alert.id])).get(alert.id) ?? [];
+        const current = (await alerts.assigneesAt(trx, [alert.id])).get(alert.id)?.userIds ?? [];
         const same = current.length === assigneeIds.length && current.every((id) => assigneeIds.includes(id));
         if (!same) {
           await alerts.replaceAssignees(trx, alert.id, assigneeIds); // moves the alert's version (see the migrations)

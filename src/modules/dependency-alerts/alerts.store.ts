@@ -125,14 +125,6 @@ export class AlertsStore {
     await db('dependency_alerts').where('id', alertId).update({ ...changes, version: db.raw('version + 1') });
   }
 
-  async assigneeIds(db: Executor, alertIds: readonly number[]): Promise<Map<number, number[]>> {
-    const out = new Map<number, number[]>(alertIds.map((id) => [id, []]));
-    if (alertIds.length === 0) return out;
-    const rows = await db('dependency_alert_assignees').whereIn('alert_id', [...alertIds]).orderBy(['alert_id', 'user_id']).select('alert_id', 'user_id');
-    for (const r of rows) out.get(Number(r.alert_id))?.push(Number(r.user_id));
-    return out;
-  }
-
   /** Each alert's assignees with the version of the alert they were read at (one statement). */
   async assigneesAt(db: Executor, alertIds: readonly number[]): Promise<Map<number, AlertAssignees>> {
     const out = new Map<number, AlertAssignees>();
