@@ -37,9 +37,8 @@ function readWhole(file: string): unknown {
   }
 }
 
-/** Opens a world file for the loader: its sections read, its alerts to be streamed. */
-export async function openWorldFile(file: string): Promise<WorldSource> {
-  const streamJson = await loadStreamJson();
+/** The first pass: every section but the alerts, and where the alerts are and how many. */
+async function readHead(file: string, streamJson: StreamJson): Promise<WorldSource | WorldTokenWalker> {
   const walker = new WorldTokenWalker(streamJson);
   try {
     for await (const _chunk of walk(file, streamJson, walker));
@@ -49,11 +48,26 @@ export async function openWorldFile(file: string): Promise<WorldSource> {
     if (fs.statSync(file).size <= REREAD_BYTES) return worldSourceOf(readWhole(file));
     throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
   }
-  if (!walker.isObject) return worldSourceOf(walker.whole);
-  const occurrence = walker.alertsArrayOccurrence;
+  return walker.isObject ? walker : worldSourceOf(walker.whole);
+}
+
+/** Opens a world file for the loader: its sections read, its alerts to be streamed. */
+export async function openWorldFile(file: string): Promise<WorldSource> {
+  const streamJson = await loadStreamJson();
+  const head = await readHead(file, streamJson);
+  if (!(head instanceof WorldTokenWalker)) return head;
+  const occurrence = head.alertsArrayOccurrence;
+  // Handed over once (the loader lets them go once written); read again if asked again.
+  let held: Record<string, unknown> | undefined = head.sections;
   return {
-    sections: walker.sections,
-    alertCount: occurrence === 0 ? 0 : walker.alertCount,
+    sections: async () => {
+      const sections = held;
+      held = undefined;
+      if (sections !== undefined) return sections;
+      const again = await readHead(file, streamJson);
+      return again instanceof WorldTokenWalker ? again.sections : again.sections();
+    },
+    alertCount: occurrence === 0 ? 0 : head.alertCount,
     alertBatches: () => streamAlerts(file, streamJson, occurrence),
   };
 }

@@ -36,6 +36,16 @@ export async function loadStreamJson(): Promise<StreamJson> {
   };
 }
 
+/**
+ * A copy of an assembled value whose strings share no memory with the file's text. The
+ * tokenizer's strings are slices of its 64 KB chunks, a long one a chain of pieces joined at
+ * every escape: kept for the whole load, the sections (20,000 advisories of 1–3 KB markdown)
+ * held ~300 MB that way, against ~60 MB as plain strings. Alerts are short-lived: not copied.
+ */
+function detached(value: unknown): unknown {
+  return value === undefined ? value : JSON.parse(JSON.stringify(value));
+}
+
 type Mode = 'start' | 'key' | 'value' | 'section' | 'alerts' | 'alert' | 'skip' | 'whole' | 'end';
 
 /**
@@ -139,10 +149,10 @@ export class WorldTokenWalker {
     }
     const value = this.asm.current;
     if (mode === 'whole') {
-      this.whole = value;
+      this.whole = detached(value);
       this.mode = 'end';
     } else if (mode === 'section') {
-      this.sections[this.key] = value;
+      this.sections[this.key] = detached(value);
       this.mode = 'key';
     } else {
       this.onAlert!.take(value);

@@ -152,3 +152,67 @@ describe('a world with enough alerts for a bulk insert', () => {
     expect(Number(counted?.n)).toBe(20_500);
   }, 120_000);
 });
+
+describe('a world with more advisories than one chunk', () => {
+  // Advisories are written 200 at a time; 450 span three chunks, and each advisory's
+  // vulnerabilities (1–3 packages) and its alerts' copies must follow across them.
+  const count = 450;
+  const pkg = (i: number, part: number) => ({ ecosystem: 'npm' as const, name: `chunked-${i}-${part}` });
+  const advisory = (i: number, severity = 'high', fixed = '2.0.0') => ({
+    svcsa_id: `SVCSA-CHUNK-${i}`, summary: `chunked ${i}`, severity, published_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+    vulnerabilities: Array.from({ length: 1 + (i % 3) }, (_, part) => ({
+      package: pkg(i, part), severity, vulnerable_version_range: '< 2.0.0', first_patched_version: part === 0 ? { identifier: fixed } : null,
+    })),
+  });
+  const world = (advisories: Array<ReturnType<typeof advisory>>) => ({
+    users: [{ login: 'chunks-owner' }],
+    organizations: [{ login: 'chunks', owners: ['chunks-owner'] }],
+    repositories: [{ owner: 'chunks', name: 'one' }],
+    advisories,
+    alerts: Array.from({ length: count }, (_, i) => ({
+      repository: 'chunks/one', number: i + 1, advisory: `SVCSA-CHUNK-${i}`, package: pkg(i, i % 2 === 0 ? 0 : i % 3), manifest_path: 'package.json',
+    })),
+  });
+  const vulnerabilityRows = () => db.knex('advisory_vulnerabilities as v').join('advisories as a', 'a.id', 'v.advisory_id')
+    .where('a.svcsa_id', 'like', 'SVCSA-CHUNK-%').orderBy(['a.svcsa_id', 'v.package_name']).select('a.svcsa_id', 'v.package_name', 'v.first_patched_version');
+
+  it('writes every advisory with its vulnerabilities, gives each alert its advisory\'s facts, and a second load writes nothing', async () => {
+    const advisories = Array.from({ length: count }, (_, i) => advisory(i));
+    await services.world.load(world(advisories));
+    const rows = await vulnerabilityRows();
+    expect(rows).toHaveLength(advisories.reduce((n, a) => n + a.vulnerabilities.length, 0));
+    expect(rows.filter((r) => r.first_patched_version === '2.0.0')).toHaveLength(count);
+    const alerts = await db.knex('dependency_alerts').where('repo_id', await repoId('chunks', 'one')).orderBy('number').select('number', 'severity', 'has_patch');
+    // has_patch follows the vulnerability each alert's package matched: only the first package of each advisory has a fix.
+    expect(alerts.map((a) => Boolean(a.has_patch))).toEqual(Array.from({ length: count }, (_, i) => (i % 2 === 0 ? true : i % 3 === 0)));
+    const before = await hashTables(db.knex);
+    await services.world.load(world(advisories));
+    expect(await hashTables(db.knex)).toEqual(before);
+  });
+
+  it('a reload that changes advisories of the later chunks rewrites only their vulnerabilities and moves only their alerts', async () => {
+    const changed = new Set([250, 449]);
+    const advisories = Array.from({ length: count }, (_, i) => (changed.has(i) ? advisory(i, 'critical', '3.0.0') : advisory(i)));
+    const versions = async () => new Map((await db.knex('dependency_alerts').where('repo_id', await repoId('chunks', 'one')).select('number', 'version', 'severity'))
+      .map((r) => [Number(r.number), { version: Number(r.version), severity: r.severity as string }]));
+    const before = await versions();
+    await services.world.load(world(advisories));
+    const after = await versions();
+    for (const [number, row] of after) {
+      const isChanged = changed.has(number - 1);
+      expect({ number, moved: row.version !== before.get(number)!.version, severity: row.severity })
+        .toEqual({ number, moved: isChanged, severity: isChanged ? 'critical' : 'high' });
+    }
+    const fixes = (await vulnerabilityRows()).filter((r) => r.first_patched_version === '3.0.0').map((r) => r.svcsa_id);
+    expect(fixes.sort()).toEqual(['SVCSA-CHUNK-250', 'SVCSA-CHUNK-449']);
+  });
+
+  it('keeps the last entry of an advisory given twice in one chunk, as writing them one by one did', async () => {
+    const advisories = Array.from({ length: count }, (_, i) => advisory(i));
+    advisories.splice(5, 0, advisory(4, 'low', '9.0.0'));
+    await services.world.load(world(advisories));
+    const row = await db.knex('advisories').where('svcsa_id', 'SVCSA-CHUNK-4').first('severity');
+    expect(row.severity).toBe('low');
+    expect((await vulnerabilityRows()).filter((r) => r.svcsa_id === 'SVCSA-CHUNK-4').map((r) => r.first_patched_version)).toEqual(['9.0.0', null]);
+  });
+});

@@ -179,7 +179,7 @@ export class AdvisoryImportStore {
       await trx('advisory_vulnerabilities').insert(chunk);
     }
     // Alerts keep copies of the advisory's facts (severity, EPSS, patch): they follow.
-    if (existing !== undefined) await this.deps.alerts.refreshAdvisoryFacts(trx, id);
+    if (existing !== undefined) await this.deps.alerts.refreshAdvisoryFacts(trx, [id]);
     return existing === undefined ? 'imported' : 'updated';
   }
 

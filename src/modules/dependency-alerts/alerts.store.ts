@@ -3,6 +3,7 @@ import type { RowKey } from '../../cache/cached-at-row-versions';
 import { lockForUpdate } from '../../database/dialect';
 import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
+import { chunksOf } from '../../shared/chunks';
 import { SORT_COLUMN, alertListName, alertOrder } from './alerts.cursors';
 import type { AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertVisibility } from './alerts.types';
 
@@ -35,6 +36,18 @@ export interface AlertAssignees {
   version: number;
   userIds: number[];
 }
+
+/** An advisory and one package it may name: what an alert's advisory facts are looked up by. */
+export interface AdvisoryPackage {
+  advisoryId: number;
+  ecosystem: string;
+  packageName: string;
+}
+
+export const advisoryPackageKey = (p: AdvisoryPackage): string => `${p.advisoryId}\u0000${p.ecosystem}\u0000${p.packageName}`;
+
+// Ids per IN list: well under both dialects' bound-parameter limits.
+const ADVISORIES_PER_STATEMENT = 500;
 
 /** What an alert row copies from its advisory (see the migration). */
 export interface AdvisoryFacts {
@@ -150,21 +163,39 @@ export class AlertsStore {
    * names the package at all (a world file may not declare an alert it does not cover).
    */
   async advisoryFacts(db: Executor, advisoryId: number, ecosystem: string, packageName: string): Promise<(AdvisoryFacts & { covered: boolean }) | undefined> {
-    const advisory = await db('advisories').where('id', advisoryId).first('severity', 'classification', 'epss_percentage');
-    if (!advisory) return undefined;
-    const vulnerability = await db('advisory_vulnerabilities')
-      .where({ advisory_id: advisoryId, ecosystem, package_name: packageName })
-      .orderBy('id')
-      .first('first_patched_version');
-    const epss = advisory.epss_percentage === null ? null : Number(advisory.epss_percentage);
-    return {
-      severity: advisory.severity,
-      classification: advisory.classification,
-      epss_percentage: epss,
-      epss_sort: epss ?? -1,
-      has_patch: vulnerability !== undefined && vulnerability.first_patched_version !== null,
-      covered: vulnerability !== undefined,
-    };
+    const key: AdvisoryPackage = { advisoryId, ecosystem, packageName };
+    return (await this.advisoryFactsOf(db, [key])).get(advisoryPackageKey(key));
+  }
+
+  /** `advisoryFacts` of many (advisory, package) pairs in two statements per chunk, by `advisoryPackageKey`. */
+  async advisoryFactsOf(db: Executor, packages: readonly AdvisoryPackage[]): Promise<Map<string, AdvisoryFacts & { covered: boolean }>> {
+    const out = new Map<string, AdvisoryFacts & { covered: boolean }>();
+    for (const chunk of chunksOf([...new Set(packages.map((p) => p.advisoryId))], ADVISORIES_PER_STATEMENT)) {
+      const advisories = new Map<number, Row>((await db('advisories').whereIn('id', chunk).select('id', 'severity', 'classification', 'epss_percentage')).map((a: Row) => [Number(a.id), a]));
+      // An advisory's first vulnerability on a package (by id) says whether a patch exists.
+      const firstPatched = new Map<string, string | null>();
+      const vulnerabilities = await db('advisory_vulnerabilities').whereIn('advisory_id', chunk).orderBy('id').select('advisory_id', 'ecosystem', 'package_name', 'first_patched_version');
+      for (const v of vulnerabilities) {
+        const key = advisoryPackageKey({ advisoryId: Number(v.advisory_id), ecosystem: v.ecosystem, packageName: v.package_name });
+        if (!firstPatched.has(key)) firstPatched.set(key, v.first_patched_version);
+      }
+      const inChunk = new Set(chunk);
+      for (const p of packages) {
+        const advisory = advisories.get(p.advisoryId);
+        if (!inChunk.has(p.advisoryId) || advisory === undefined) continue;
+        const key = advisoryPackageKey(p);
+        const epss = advisory.epss_percentage === null ? null : Number(advisory.epss_percentage);
+        out.set(key, {
+          severity: advisory.severity,
+          classification: advisory.classification,
+          epss_percentage: epss,
+          epss_sort: epss ?? -1,
+          has_patch: firstPatched.has(key) && firstPatched.get(key) !== null,
+          covered: firstPatched.has(key),
+        });
+      }
+    }
+    return out;
   }
 
   async maxNumber(db: Executor, repoId: number): Promise<number> {
@@ -183,24 +214,28 @@ export class AlertsStore {
       .update({ epss_percentage: percentage, epss_sort: percentage ?? -1, version: db.raw('version + 1') });
   }
 
-  /** After an advisory changed: its alerts' copies follow, and their versions move. */
-  async refreshAdvisoryFacts(db: Executor, advisoryId: number): Promise<void> {
-    // One statement per package the advisory's alerts are on (not per alert): a reload of a
+  /** After advisories changed: their alerts' copies follow, and their versions move. */
+  async refreshAdvisoryFacts(db: Executor, advisoryIds: readonly number[]): Promise<void> {
+    // One statement per package the advisories' alerts are on (not per alert): a reload of a
     // world with a million alerts reads them once and writes none.
-    const packages = await db('dependency_alerts').where('advisory_id', advisoryId).distinct('ecosystem', 'package_name');
-    for (const { ecosystem, package_name: packageName } of packages) {
-      const found = await this.advisoryFacts(db, advisoryId, ecosystem, packageName);
-      if (!found) continue;
-      // Advisory-level facts always follow, even when the advisory no longer names the package.
-      const { covered: _covered, ...facts } = found;
-      await db('dependency_alerts')
-        .where({ advisory_id: advisoryId, ecosystem, package_name: packageName })
-        .where((differs) => differs
-          .whereNot('severity', facts.severity)
-          .orWhereNot('classification', facts.classification)
-          .orWhereRaw('epss_percentage is distinct from ?', [facts.epss_percentage])
-          .orWhereNot('has_patch', facts.has_patch))
-        .update({ ...facts, version: db.raw('version + 1') });
+    for (const chunk of chunksOf(advisoryIds, ADVISORIES_PER_STATEMENT)) {
+      const rows = await db('dependency_alerts').whereIn('advisory_id', chunk).distinct('advisory_id', 'ecosystem', 'package_name');
+      const packages = rows.map((r: Row): AdvisoryPackage => ({ advisoryId: Number(r.advisory_id), ecosystem: r.ecosystem, packageName: r.package_name }));
+      const facts = await this.advisoryFactsOf(db, packages);
+      for (const p of packages) {
+        const found = facts.get(advisoryPackageKey(p));
+        if (!found) continue;
+        // Advisory-level facts always follow, even when the advisory no longer names the package.
+        const { covered: _covered, ...copied } = found;
+        await db('dependency_alerts')
+          .where({ advisory_id: p.advisoryId, ecosystem: p.ecosystem, package_name: p.packageName })
+          .where((differs) => differs
+            .whereNot('severity', copied.severity)
+            .orWhereNot('classification', copied.classification)
+            .orWhereRaw('epss_percentage is distinct from ?', [copied.epss_percentage])
+            .orWhereNot('has_patch', copied.has_patch))
+          .update({ ...copied, version: db.raw('version + 1') });
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 import { withBulkCache } from '../../database/dialect';
 import { nameKey } from '../accounts/accounts.store';
-import type { AdvisoryFacts, AlertsStore, WorldAlert } from '../dependency-alerts/alerts.store';
+import { advisoryPackageKey, type AdvisoryFacts, type AdvisoryPackage, type AlertsStore, type WorldAlert } from '../dependency-alerts/alerts.store';
+import { chunksOf } from '../../shared/chunks';
 import {
   assigneesOf, changesFromWorld, findAlertsByIdentity, findAlertsByNumber, identityKeyOf, insertAlerts, insertNewAlertsAssignees, numberKeyOf,
   deferListIndexes, replaceAssignees, updateAlert, type NewWorldAlert, type StoredWorldAlert,
@@ -11,6 +12,8 @@ import type { AlertBatch, WorldSource } from './world.source';
 import { fail, storedTimestamp as ts } from './world.support';
 import { alertsSchemaError, parseAlert } from './world.validation';
 
+// svcsa_ids per look-up: under both dialects' bound-parameter limits.
+const LOOKUPS_PER_STATEMENT = 500;
 // From this many alerts on, the list indexes are built once after inserting rather than row by row.
 const BULK_LOAD_ALERTS = 20_000;
 
@@ -117,6 +120,7 @@ class AlertBatchWriter {
   private async writeRun(run: readonly Declared[]): Promise<void> {
     if (run.length === 0) return;
     const { trx, now } = this.ctx;
+    await this.lookUpAdvisories(run);
     const resolved: Resolved[] = [];
     for (const d of run) resolved.push(await this.resolve(d));
     const isNumbered = resolved[0]!.row.number !== undefined;
@@ -156,8 +160,9 @@ class AlertBatchWriter {
     const { refs } = this.ctx;
     const entry = `alerts[${index}] "${a.repository}${a.number ? `#${a.number}` : ''}"`;
     const repo = await refs.repo(entry, a.repository);
-    const advisoryId = await this.advisoryId(a.advisory) ?? fail(entry, `advisory "${a.advisory}" does not exist`);
-    const found = await this.factsOf(advisoryId, a.package.ecosystem, a.package.name);
+    // Looked up for the whole run before (lookUpAdvisories).
+    const advisoryId = this.advisoryIds.get(a.advisory) ?? fail(entry, `advisory "${a.advisory}" does not exist`);
+    const found = this.facts.get(advisoryPackageKey({ advisoryId, ecosystem: a.package.ecosystem, packageName: a.package.name }));
     if (!found?.covered) fail(entry, `advisory "${a.advisory}" has no vulnerability for ${a.package.ecosystem}/${a.package.name}`);
     const { covered: _covered, ...facts } = found;
     const row: WorldAlert = {
@@ -186,18 +191,23 @@ class AlertBatchWriter {
     return { row, assigneeIds: assigneeIds.sort((x, y) => x - y) };
   }
 
-  private async advisoryId(svcsaId: string): Promise<number | undefined> {
-    if (!this.advisoryIds.has(svcsaId)) {
-      const row = await this.ctx.trx('advisories').where('svcsa_id', svcsaId).first('id');
-      this.advisoryIds.set(svcsaId, row ? Number(row.id) : undefined);
+  /** The advisory ids and facts a run refers to that were not looked up yet: a few statements a run, not two an advisory. */
+  private async lookUpAdvisories(run: readonly Declared[]): Promise<void> {
+    const { trx } = this.ctx;
+    const unknownIds = [...new Set(run.map((d) => d.alert.advisory).filter((svcsaId) => !this.advisoryIds.has(svcsaId)))];
+    for (const chunk of chunksOf(unknownIds, LOOKUPS_PER_STATEMENT)) {
+      const found = new Map<string, number>((await trx('advisories').whereIn('svcsa_id', chunk).select('id', 'svcsa_id')).map((r) => [r.svcsa_id, Number(r.id)]));
+      for (const svcsaId of chunk) this.advisoryIds.set(svcsaId, found.get(svcsaId));
     }
-    return this.advisoryIds.get(svcsaId);
-  }
-
-  private async factsOf(advisoryId: number, ecosystem: string, packageName: string): Promise<(AdvisoryFacts & { covered: boolean }) | undefined> {
-    const key = `${advisoryId}\u0000${ecosystem}\u0000${packageName}`;
-    if (!this.facts.has(key)) this.facts.set(key, await this.store.advisoryFacts(this.ctx.trx, advisoryId, ecosystem, packageName));
-    return this.facts.get(key);
+    const unknownFacts = new Map<string, AdvisoryPackage>();
+    for (const { alert: a } of run) {
+      const advisoryId = this.advisoryIds.get(a.advisory);
+      if (advisoryId === undefined) continue;
+      const key: AdvisoryPackage = { advisoryId, ecosystem: a.package.ecosystem, packageName: a.package.name };
+      if (!this.facts.has(advisoryPackageKey(key))) unknownFacts.set(advisoryPackageKey(key), key);
+    }
+    const facts = await this.store.advisoryFactsOf(trx, [...unknownFacts.values()]);
+    for (const key of unknownFacts.keys()) this.facts.set(key, facts.get(key));
   }
 
   /** The next free number of a repository: after every number the file or the database uses. */

@@ -74,9 +74,14 @@ export class WorldLoader {
 
   /** Loads a world whose alerts arrive in batches (a streamed file): they are never all in memory. */
   async loadSource(source: WorldSource, options: LoadOptions = {}): Promise<LoadSummary> {
-    const world = await parseSections(source);
+    // Parsed before the transaction (a schema problem opens none), and again by a retried one:
+    // the source lets its sections go once handed over, and so does each attempt once written.
+    let parsed: World | undefined = await parseSections(source);
     const progress = options.onProgress ?? (() => undefined);
     return withTransaction(this.deps.db, async (trx) => {
+      const world = parsed ?? (await parseSections(source));
+      parsed = undefined;
+      const counts = countsOf(world, source.alertCount);
       let alertsParsed = false;
       try {
         if (options.replace) {
@@ -96,6 +101,8 @@ export class WorldLoader {
         await loadRoles(ctx, world.organization_roles);
         await loadRoleAssignments(ctx, world.role_assignments);
         await loadAdvisories(ctx, world.advisories, this.deps.alerts);
+        // Written: 20,000 advisories of 1–3 KB need not stay in memory while a million alerts load.
+        world.advisories = [];
         await loadAlerts(ctx, source, this.deps.alerts, (done) => progress(`alerts: ${done}/${source.alertCount}`));
         alertsParsed = true;
         await loadAttestations(ctx, world.attestations, this.deps.attestations);
@@ -106,7 +113,7 @@ export class WorldLoader {
         await loadWebhooks(ctx, world.webhooks, this.deps.webhooks);
         await pruneEnterpriseInclusions(trx);
         const generatedTokens = await this.loadTokens(trx, world.tokens);
-        return { counts: countsOf(world, source.alertCount), generatedTokens };
+        return { counts, generatedTokens };
       } catch (error) {
         // The alerts are parsed as they load, yet a schema problem in them outranks any other
         // problem, as when the whole world was parsed before anything was written.

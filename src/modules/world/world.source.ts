@@ -8,8 +8,12 @@ export interface AlertBatch {
 }
 
 export interface WorldSource {
-  /** The world file's top level without its alerts array (or whole, when it is not an object with one). */
-  sections: unknown;
+  /**
+   * The world file's top level without its alerts array (or whole, when it is not an object
+   * with one). A file's are handed over once and read from the file again if asked again (a
+   * retried transaction), so the loader need not keep them while the alerts load.
+   */
+  sections(): Promise<unknown>;
   alertCount: number;
   /** The alerts in file order. Can be read again: a retried transaction reads them again. */
   alertBatches(): AsyncIterable<AlertBatch>;
@@ -23,10 +27,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** A world given whole (in-process): its alerts are sliced, never copied whole. */
 export function worldSourceOf(input: unknown, batchSize = ALERT_BATCH_SIZE): WorldSource {
-  if (!isPlainObject(input) || !Array.isArray(input.alerts)) return { sections: input, alertCount: 0, alertBatches: async function* () {} };
+  if (!isPlainObject(input) || !Array.isArray(input.alerts)) return { sections: async () => input, alertCount: 0, alertBatches: async function* () {} };
   const { alerts, ...sections } = input as { alerts: unknown[] };
   return {
-    sections,
+    sections: async () => sections,
     alertCount: alerts.length,
     async *alertBatches() {
       for (let start = 0; start < alerts.length; start += batchSize) yield { start, values: alerts.slice(start, start + batchSize) };

@@ -63,7 +63,7 @@ async function alertIssues(source: WorldSource, limit: number): Promise<Issue[]>
  * message is the whole world's; the alerts are otherwise parsed batch by batch as they load.
  */
 export async function parseSections(source: WorldSource): Promise<World> {
-  const result = worldSchema.safeParse(source.sections, INPUT_PARSE_OPTIONS);
+  const result = worldSchema.safeParse(await source.sections(), INPUT_PARSE_OPTIONS);
   if (result.success) return result.data;
   const issues = result.error.issues;
   const before = issues.filter((i) => sectionRank(i) <= ALERTS_AT).length;
