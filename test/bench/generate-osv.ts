@@ -59,7 +59,7 @@ function cvssV4(rand: () => number): string {
     m('VC', ['N', 'L', 'H']), m('VI', ['N', 'L', 'H']), m('VA', ['N', 'L', 'H']), m('SC', ['N', 'L', 'H']), m('SI', ['N', 'L', 'H']), m('SA', ['N', 'L', 'H'])].join('/');
 }
 
-/** Markdown of the length real advisories have (2–8 KB): impact, patches, workarounds, a proof of concept. */
+/** Markdown of the length real advisories have (1–3 KB): impact, patches, workarounds, a proof of concept. */
 function details(rand: () => number, name: string): string {
   const paragraph = `The \`${name}\` package does not validate the input it receives before passing it on to the parser, which lets an attacker who controls the request craft a payload that is interpreted with the privileges of the application. Depending on the configuration this leads to information disclosure, denial of service or the execution of arbitrary code.`;
   const sections = [`### Impact\n${paragraph}`, `### Patches\nThe problem has been patched; users should upgrade to the fixed release listed below.`,
@@ -86,7 +86,8 @@ function affected(rand: () => number, index: number, part: number) {
   };
 }
 
-export function osvAdvisory(index: number): { id: string; published: string; json: string } {
+/** The OSV document of advisory `index` (the same every run). */
+export function osvDocument(index: number): { id: string; published: string } & Record<string, unknown> {
   const rand = random(index + 1);
   const id = ghsaId(index);
   const name = ECOSYSTEMS[index % ECOSYSTEMS.length]![1](index * 3);
@@ -119,7 +120,12 @@ export function osvAdvisory(index: number): { id: string; published: string; jso
       nvd_published_at: published,
     },
   };
-  return { id, published, json: JSON.stringify(doc, null, 2) };
+  return doc;
+}
+
+export function osvAdvisory(index: number): { id: string; published: string; json: string } {
+  const doc = osvDocument(index);
+  return { id: doc.id, published: doc.published, json: JSON.stringify(doc, null, 2) };
 }
 
 /** Writes `count` advisories under `root` in the repository's layout; answers the bytes written. */

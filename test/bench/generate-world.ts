@@ -1,3 +1,7 @@
+import { mapOsvAdvisory } from '../../src/modules/advisories/osv';
+import { renderRangeText } from '../../src/modules/advisories/stored-vulnerabilities';
+import { osvDocument } from './generate-osv';
+
 // A large, deterministic world for the benchmark: organizations, repositories, advisories
 // and alerts, in the world-file format (so it goes through the same loader as users' files).
 // The alerts come from a generator, so a world of a million alerts can be written to a file
@@ -30,28 +34,32 @@ function random(seed: number) {
   };
 }
 
-const PACKAGES: ReadonlyArray<[string, string]> = [['npm', 'left-pad'], ['npm', 'lodash'], ['pip', 'requests'], ['rubygems', 'rack'], ['maven', 'log4j-core'], ['go', 'x-net']];
-const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-
 function repositoriesOf(size: WorldSize) {
   const orgs = Array.from({ length: size.organizations }, (_, i) => `bench-org-${i}`);
   return orgs.map((org) => Array.from({ length: size.repositoriesPerOrganization }, (_, i) => ({ owner: org, name: `service-${i}`, private: i % 3 !== 0 })));
 }
 
+/**
+ * Advisories of the public database's shape (issue 25): the OSV documents the advisory-import
+ * benchmark writes (markdown `details` of 1–3 KB, CVSS v3 and some v4, 1–3 affected packages
+ * across the ecosystems), mapped by the importer's own mapping into the world file's form.
+ */
 function advisoriesOf(size: WorldSize, seed: number) {
   const next = random(seed);
   return Array.from({ length: size.advisories }, (_, i) => {
-    const [ecosystem, name] = PACKAGES[i % PACKAGES.length]!;
+    const mapping = mapOsvAdvisory(osvDocument(i), renderRangeText);
+    if (mapping.kind !== 'mapped' || mapping.advisory.severity === 'unknown') throw new Error(`generated advisory ${i} does not map: ${JSON.stringify(mapping)}`);
+    const a = mapping.advisory;
+    const severity = a.severity;
     return {
-      svcsa_id: `SVCSA-BENCH-${i}`, cve_id: `CVE-2026-${10000 + i}`, summary: `Benchmark advisory ${i} in ${name}`,
-      description: `A vulnerability in ${name} found while benchmarking. `.repeat(8), severity: SEVERITIES[i % 4]!,
-      cvss: { vector_string: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', score: 7.5 },
+      svcsa_id: a.svcsaId, cve_id: a.cveId, summary: a.summary, description: a.description, severity,
+      cvss: a.cvss, cvss_severities: a.cvssSeverities,
       epss: i % 5 === 0 ? null : { percentage: Math.round(next() * 1000) / 1000, percentile: '0.5' },
-      cwes: [{ cwe_id: 'CWE-400', name: 'Uncontrolled Resource Consumption' }],
-      identifiers: [{ type: 'SVCSA', value: `SVCSA-BENCH-${i}` }, { type: 'CVE', value: `CVE-2026-${10000 + i}` }],
-      references: [{ url: `https://example.com/advisories/${i}` }],
-      published_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-02T00:00:00Z',
-      vulnerabilities: [{ package: { ecosystem, name }, severity: SEVERITIES[i % 4]!, vulnerable_version_range: '< 2.0.0', first_patched_version: i % 2 ? { identifier: '2.0.0' } : null }],
+      cwes: a.cwes, identifiers: a.identifiers, references: a.references, published_at: a.publishedAt, updated_at: a.updatedAt,
+      vulnerabilities: a.vulnerabilities.map((v) => ({
+        package: v.package, severity, vulnerable_version_range: v.vulnerableVersionRange,
+        first_patched_version: v.firstPatchedVersion === null ? null : { identifier: v.firstPatchedVersion },
+      })),
     };
   });
 }
@@ -82,10 +90,11 @@ export function benchWorldParts(size: WorldSize, seed = 1) {
       const number = (numbers.get(repository) ?? 0) + 1;
       numbers.set(repository, number);
       const advisory = pick(advisories);
+      const vulnerability = pick(advisory.vulnerabilities);
       const day = 1 + Math.floor(next() * 28);
       const created = `2026-02-${String(day).padStart(2, '0')}T${String(Math.floor(next() * 24)).padStart(2, '0')}:00:00Z`;
       yield {
-        repository, number, advisory: advisory.svcsa_id, package: advisory.vulnerabilities[0]!.package,
+        repository, number, advisory: advisory.svcsa_id, package: vulnerability.package,
         manifest_path: pick(['package-lock.json', 'requirements.txt', 'Gemfile.lock']), scope: pick(['runtime', 'development'] as const),
         relationship: pick(['direct', 'transitive'] as const), state: 'open' as const, created_at: created, updated_at: created,
         assignees: next() < 0.3 ? ['bench-dev'] : [],

@@ -9,7 +9,7 @@ import { sampleRss } from './processes';
 import { startOrgsec } from './orgsec-server';
 import { AUTH, currentEtag, distinctPagesScenario, firstPageScenario, notModifiedScenario, patchMixScenario } from './scenarios';
 import { readWorldFacts } from './world-facts';
-import { loadWorld } from './world-setup';
+import { holdsWorld, loadWorld } from './world-setup';
 
 // The REST scenarios on PostgreSQL (BENCH_DATABASE_URL), in a schema of their own: one
 // instance, then the first page through two instances over the same database. Servers are
@@ -17,16 +17,20 @@ import { loadWorld } from './world-setup';
 
 const SCHEMA = 'orgsec_bench';
 
-/** With `reuse`, the schema the last run loaded is kept when it holds as many alerts. */
+/** With `reuse`, the schema the last run loaded is kept when it holds the same world. */
 async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean): Promise<string> {
   const url = `${baseUrl}${baseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`;
   const admin = openDatabase(baseUrl);
   try {
-    const loaded = await admin.knex.raw('SELECT count(*) AS n FROM ??.dependency_alerts', [SCHEMA]).then((r: { rows: Array<{ n: string }> }) => Number(r.rows[0]!.n), () => 0);
-    if (reuse && loaded === alerts) {
+    if (reuse) {
       const db = openDatabase(url);
-      await migrateLatest(db).finally(() => db.close());
-      return url;
+      try {
+        const exists = await admin.knex.raw('SELECT 1 FROM pg_namespace WHERE nspname = ?', [SCHEMA]).then((r: { rows: unknown[] }) => r.rows.length > 0);
+        if (exists) await migrateLatest(db);
+        if (exists && (await holdsWorld(db, alerts))) return url;
+      } finally {
+        await db.close();
+      }
     }
     await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
     await admin.knex.raw('CREATE SCHEMA ??', [SCHEMA]);

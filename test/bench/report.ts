@@ -7,7 +7,8 @@ import type { WorldLoadResult } from './world-load-bench';
 // The results: everything as JSON, and a caption and compact Markdown table for the README.
 
 export const RSS_LIMIT_MB = 150;
-const LOAD_LIMIT_SECONDS = 60;
+// Issue 25: 1,000,000 alerts with 20,000 advisories of the public database's shape.
+const LOAD_LIMIT_SECONDS: Record<WorldLoadResult['database'], number> = { SQLite: 60, PostgreSQL: 120 };
 const LOAD_RSS_LIMIT_MB = 500;
 // Issue 20: 20,000 advisories imported in at most 60 s and 300 MB; the same import again in at most 15 s.
 const IMPORT_LIMIT_SECONDS = 60;
@@ -30,7 +31,7 @@ export interface Report {
   floors: FloorFigure[];
   rows: Row[];
   servingRss: { maxMb: number; target: string; met: boolean };
-  worldLoad?: WorldLoadResult & { target: string; met: boolean };
+  worldLoads?: Array<WorldLoadResult & { target: string; met: boolean }>;
   advisoryImport?: AdvisoryImportResult & { target: string; met: boolean };
   snapshots?: SnapshotBenchResult;
   webhooks?: WebhookBenchResult | WebhookBenchError;
@@ -46,9 +47,10 @@ export function servingRss(rows: Row[]): Report['servingRss'] {
   return { maxMb, target: `< ${RSS_LIMIT_MB} MB`, met: maxMb > 0 && maxMb < RSS_LIMIT_MB };
 }
 
-export function judgeWorldLoad(load: WorldLoadResult): NonNullable<Report['worldLoad']> {
-  const met = load.error === undefined && load.seconds! < LOAD_LIMIT_SECONDS && load.peakRssMb < LOAD_RSS_LIMIT_MB;
-  return { ...load, target: `< ${LOAD_LIMIT_SECONDS} s, < ${LOAD_RSS_LIMIT_MB} MB`, met };
+export function judgeWorldLoad(load: WorldLoadResult): NonNullable<Report['worldLoads']>[number] {
+  const limit = LOAD_LIMIT_SECONDS[load.database];
+  const met = load.error === undefined && load.seconds! < limit && load.peakRssMb < LOAD_RSS_LIMIT_MB;
+  return { ...load, target: `< ${limit} s, < ${LOAD_RSS_LIMIT_MB} MB`, met };
 }
 
 export function judgeAdvisoryImport(result: AdvisoryImportResult): NonNullable<Report['advisoryImport']> {
@@ -90,16 +92,16 @@ export function markdown(report: Report): string {
   ];
   // A run of scenarios that measure no RSS (BENCH_SCENARIOS) has no figure to judge.
   if (report.rows.length > 0) lines.push(`| orgsec RSS while serving, max over the SQLite scenarios | | | | ${mb(report.servingRss.maxMb)} | | | | ${report.servingRss.target} | ${yesNo(report.servingRss.met)} |`);
-  const load = report.worldLoad;
-  if (load) {
+  for (const load of report.worldLoads ?? []) {
     const rate = load.alertsPerSecond === undefined ? (load.error?.startsWith('stopped') ? 'unfinished' : 'failed') : `${whole(load.alertsPerSecond)} alerts/s (${load.seconds!.toFixed(1)} s)`;
-    lines.push(`| \`orgsec load\`, ${whole(load.alerts)} alerts (${load.fileMb.toFixed(0)} MB file)${load.error ? ` [load]` : ''} | ${rate} | | | ${mb(load.peakRssMb)} peak | | | | ${load.target} | ${yesNo(load.met)} |`);
+    const into = load.database === 'SQLite' ? '' : ` into ${load.database}`;
+    lines.push(`| \`orgsec load\`${into}, ${whole(load.alerts)} alerts (${load.fileMb.toFixed(0)} MB file)${load.error ? ` [load ${load.database}]` : ''} | ${rate} | | | ${mb(load.peakRssMb)} peak | | | | ${load.target} | ${yesNo(load.met)} |`);
   }
   if (report.advisoryImport) lines.push(...advisoryImportLines(report.advisoryImport));
   if (report.snapshots) lines.push(...snapshotLines(report.snapshots));
   if (report.webhooks) lines.push(...webhookLines(report.webhooks));
   const notes = report.rows.flatMap((row, i) => (row.error || row.notes.length ? [`[${i + 1}] ${[row.error, ...row.notes].filter(Boolean).join('; ')}`] : []));
-  if (load?.error) notes.push(`[load] ${load.error}`);
+  for (const load of report.worldLoads ?? []) if (load.error) notes.push(`[load ${load.database}] ${load.error}`);
   if (report.advisoryImport?.error) notes.push(`[import] ${report.advisoryImport.error}`);
   if (report.snapshots?.error) notes.push(`[snapshots] ${report.snapshots.error}`);
   if (notes.length) lines.push('', ...notes.map((n) => `${n}  `));

@@ -4,7 +4,14 @@ import { openDatabase, type Database } from '../../src/database/connection';
 import { migrateLatest } from '../../src/database/migrate';
 import { generateWorld, type WorldSize } from './generate-world';
 
-export const worldSize = (alerts: number): WorldSize => ({ organizations: 10, repositoriesPerOrganization: 100, alerts, advisories: 200 });
+/** The public advisory database's order of size: 20,000 advisories beside the alerts (issue 25). */
+export const worldSize = (alerts: number): WorldSize => ({ organizations: 10, repositoriesPerOrganization: 100, alerts, advisories: 20_000 });
+
+/** Whether `db` holds the world of `alerts` alerts this generator makes (a last run's, to reuse). */
+export async function holdsWorld(db: Database, alerts: number): Promise<boolean> {
+  const count = (table: string) => db.knex(table).count({ n: '*' }).first().then((row) => Number(row?.n ?? 0), () => -1);
+  return (await count('dependency_alerts')) === alerts && (await count('advisories')) === worldSize(alerts).advisories;
+}
 
 export interface LoadedWorld {
   reused: boolean;
@@ -23,13 +30,16 @@ export async function loadWorld(db: Database, alerts: number): Promise<number> {
   return seconds;
 }
 
-/** The SQLite world: the last run's file when `reuse` is set and it exists, else a fresh load. */
+/** The SQLite world: the last run's file when `reuse` is set and it holds this world, else a fresh load. */
 export async function prepareSqliteWorld(file: string, alerts: number, reuse: boolean): Promise<LoadedWorld> {
   if (reuse && fs.existsSync(file)) {
     const db = openDatabase(file);
-    await migrateLatest(db);
-    await db.close();
-    return { reused: true };
+    try {
+      await migrateLatest(db);
+      if (await holdsWorld(db, alerts)) return { reused: true };
+    } finally {
+      await db.close();
+    }
   }
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
   const db = openDatabase(file);
