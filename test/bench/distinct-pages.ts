@@ -1,8 +1,10 @@
 // Organization alert pages, no two alike: request i of a run is the i-th point of a space of
 // filter combinations (spec §4.4), visited in a scrambled order so neighbours differ in every
-// filter. Every combination matches alerts: severities always pair one of low/high with one of
-// medium/critical (each package's advisories carry one of each pair), cursors point into the
-// middle third of the list, and the narrowest combination still leaves hundreds of alerts.
+// filter. Every combination matches alerts: the world's advisories (generate-osv.ts) spread their
+// packages evenly over nine ecosystems and their severities over all four, cursors point into
+// the middle third of the list, and the narrowest combination still leaves hundreds of alerts.
+// Package names are not among the filters: with 20,000 advisories of the public database's
+// shape, a package has one or two alerts in an organization, so its pages would be empty.
 
 /** Cursors (spec §4.4 `after`) of rows in the middle third of the organization's list, per order. */
 export interface MiddleCursors {
@@ -13,9 +15,9 @@ export interface MiddleCursors {
 const PER_PAGE = Array.from({ length: 21 }, (_, i) => 20 + i);
 const STATES = [undefined, 'open', 'open,dismissed', 'open,fixed'];
 const SEVERITIES = [undefined, 'low,medium', 'low,critical', 'medium,high', 'high,critical', 'low,medium,high', 'low,medium,critical', 'low,high,critical', 'medium,high,critical', 'low,medium,high,critical'];
-const PACKAGES: Array<Record<string, string>> = [
+const ECOSYSTEMS: Array<Record<string, string>> = [
   {}, { ecosystem: 'npm' }, { ecosystem: 'pip' }, { ecosystem: 'rubygems' }, { ecosystem: 'maven' }, { ecosystem: 'go' }, { ecosystem: 'npm,pip' }, { ecosystem: 'go,maven' },
-  { package: 'lodash' }, { package: 'requests' }, { package: 'rack,x-net' }, { ecosystem: 'npm', package: 'left-pad' },
+  { ecosystem: 'rust' }, { ecosystem: 'nuget' }, { ecosystem: 'composer,pub' }, { ecosystem: 'npm,rust,go' },
 ];
 const SCOPES = [undefined, 'runtime', 'development'];
 const RELATIONSHIPS = [undefined, 'direct', 'transitive'];
@@ -35,7 +37,7 @@ export class DistinctPages {
 
   constructor(private readonly org: string, cursors: MiddleCursors) {
     this.orders = orders(cursors);
-    this.size = PER_PAGE.length * this.orders.length * STATES.length * SEVERITIES.length * PACKAGES.length * SCOPES.length * RELATIONSHIPS.length;
+    this.size = PER_PAGE.length * this.orders.length * STATES.length * SEVERITIES.length * ECOSYSTEMS.length * SCOPES.length * RELATIONSHIPS.length;
     // A stride coprime with the size visits every point once before any repeats.
     let stride = 1_000_003;
     while (gcd(stride, this.size) !== 1) stride += 2;
@@ -50,7 +52,7 @@ export class DistinctPages {
       rest = Math.floor(rest / values.length);
       return value;
     };
-    const params = new URLSearchParams({ per_page: String(take(PER_PAGE)), ...take(this.orders), ...take(PACKAGES) });
+    const params = new URLSearchParams({ per_page: String(take(PER_PAGE)), ...take(this.orders), ...take(ECOSYSTEMS) });
     for (const [name, value] of [['state', take(STATES)], ['severity', take(SEVERITIES)], ['scope', take(SCOPES)], ['relationship', take(RELATIONSHIPS)]] as const) {
       if (value !== undefined) params.set(name, value);
     }

@@ -173,25 +173,28 @@ export class AlertsStore {
     for (const chunk of chunksOf([...new Set(packages.map((p) => p.advisoryId))], ADVISORIES_PER_STATEMENT)) {
       const advisories = new Map<number, Row>((await db('advisories').whereIn('id', chunk).select('id', 'severity', 'classification', 'epss_percentage')).map((a: Row) => [Number(a.id), a]));
       // An advisory's first vulnerability on a package (by id) says whether a patch exists.
-      const firstPatched = new Map<string, string | null>();
+      // Its key is built from the database's strings, and answered as the key: callers may keep
+      // it (a world load, for the whole load), and a caller's strings may hold on to more.
+      const firstPatched = new Map<string, { key: string; version: string | null }>();
       const vulnerabilities = await db('advisory_vulnerabilities').whereIn('advisory_id', chunk).orderBy('id').select('advisory_id', 'ecosystem', 'package_name', 'first_patched_version');
       for (const v of vulnerabilities) {
         const key = advisoryPackageKey({ advisoryId: Number(v.advisory_id), ecosystem: v.ecosystem, packageName: v.package_name });
-        if (!firstPatched.has(key)) firstPatched.set(key, v.first_patched_version);
+        if (!firstPatched.has(key)) firstPatched.set(key, { key, version: v.first_patched_version });
       }
       const inChunk = new Set(chunk);
       for (const p of packages) {
         const advisory = advisories.get(p.advisoryId);
         if (!inChunk.has(p.advisoryId) || advisory === undefined) continue;
         const key = advisoryPackageKey(p);
+        const patched = firstPatched.get(key);
         const epss = advisory.epss_percentage === null ? null : Number(advisory.epss_percentage);
-        out.set(key, {
+        out.set(patched?.key ?? key, {
           severity: advisory.severity,
           classification: advisory.classification,
           epss_percentage: epss,
           epss_sort: epss ?? -1,
-          has_patch: firstPatched.has(key) && firstPatched.get(key) !== null,
-          covered: firstPatched.has(key),
+          has_patch: patched !== undefined && patched.version !== null,
+          covered: patched !== undefined,
         });
       }
     }

@@ -196,8 +196,11 @@ class AlertBatchWriter {
     const { trx } = this.ctx;
     const unknownIds = [...new Set(run.map((d) => d.alert.advisory).filter((svcsaId) => !this.advisoryIds.has(svcsaId)))];
     for (const chunk of chunksOf(unknownIds, LOOKUPS_PER_STATEMENT)) {
-      const found = new Map<string, number>((await trx('advisories').whereIn('svcsa_id', chunk).select('id', 'svcsa_id')).map((r) => [r.svcsa_id, Number(r.id)]));
-      for (const svcsaId of chunk) this.advisoryIds.set(svcsaId, found.get(svcsaId));
+      // Keyed by the database's strings: one from the file is a slice of a 64 KB chunk of it,
+      // which it would keep in memory for the whole load.
+      const rows = await trx('advisories').whereIn('svcsa_id', chunk).select('id', 'svcsa_id');
+      for (const r of rows) this.advisoryIds.set(r.svcsa_id, Number(r.id));
+      for (const svcsaId of chunk) if (!this.advisoryIds.has(svcsaId)) this.advisoryIds.set(svcsaId, undefined);
     }
     const unknownFacts = new Map<string, AdvisoryPackage>();
     for (const { alert: a } of run) {
@@ -206,8 +209,9 @@ class AlertBatchWriter {
       const key: AdvisoryPackage = { advisoryId, ecosystem: a.package.ecosystem, packageName: a.package.name };
       if (!this.facts.has(advisoryPackageKey(key))) unknownFacts.set(advisoryPackageKey(key), key);
     }
-    const facts = await this.store.advisoryFactsOf(trx, [...unknownFacts.values()]);
-    for (const key of unknownFacts.keys()) this.facts.set(key, facts.get(key));
+    // The store's keys (its strings), as for the ids above.
+    for (const [key, found] of await this.store.advisoryFactsOf(trx, [...unknownFacts.values()])) this.facts.set(key, found);
+    for (const key of unknownFacts.keys()) if (!this.facts.has(key)) this.facts.set(key, undefined);
   }
 
   /** The next free number of a repository: after every number the file or the database uses. */
