@@ -99,13 +99,20 @@ export function deferIndexes(trx: Knex.Transaction, table: string, names: readon
 }
 
 /**
- * SQLite: drops the given triggers of a table while rows they need not see are inserted, and
- * answers how to create them again, in the same transaction (a rollback restores them). The
- * caller says why the triggers need not fire. PostgreSQL keeps them: its triggers there fire
- * once per statement.
+ * Turns the given triggers of a table off while rows they need not see are inserted, and
+ * answers how to turn them on again, in the same transaction (a rollback restores them); the
+ * caller says why they need not fire. SQLite drops and recreates them. PostgreSQL disables
+ * them (ALTER TABLE, transactional): that locks the table against other writers, never
+ * readers, until the commit, and the loads that call this hold the write lock anyway.
+ * (Measured on a 1,000,000-alert load: a statement trigger moving the versions of 300 new
+ * alerts cost 25 ms a batch, more than inserting their 1,000 rows.)
  */
-export function deferTriggers(trx: Knex.Transaction, table: string, names: readonly string[]): Promise<() => Promise<void>> {
-  return deferSqliteObjects(trx, 'trigger', table, names);
+export async function deferTriggers(trx: Knex.Transaction, table: string, names: readonly string[]): Promise<() => Promise<void>> {
+  if (trx.client.config.client !== 'pg') return deferSqliteObjects(trx, 'trigger', table, names);
+  for (const name of names) await trx.raw('alter table ?? disable trigger ??', [table, name]);
+  return async () => {
+    for (const name of names) await trx.raw('alter table ?? enable trigger ??', [table, name]);
+  };
 }
 
 async function deferSqliteObjects(trx: Knex.Transaction, type: 'index' | 'trigger', table: string, names: readonly string[]): Promise<() => Promise<void>> {
