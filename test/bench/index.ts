@@ -18,6 +18,7 @@ import { SNAPSHOT_SCENARIO, benchSnapshots } from './snapshots-bench';
 import { WEBHOOK_SCENARIO, benchWebhooks } from './webhooks-bench';
 import { readWorldFacts } from './world-facts';
 import { benchWorldLoads } from './world-load-bench';
+import { worldSize } from './world-setup';
 import { prepareSqliteWorld } from './world-setup';
 
 // `npm run bench`: the scenarios of issue 10 on SQLite (and PostgreSQL when configured), each
@@ -101,7 +102,7 @@ function captionOf(date: string, loadSeconds: number | undefined): string {
   const bigOrg = Math.ceil(settings.alerts / BIG_ORG_SHARE).toLocaleString('en');
   return [
     `Benchmark of ${date.slice(0, 16).replace('T', ' ')} UTC on ${machine()}, Node ${process.version}.`,
-    `SQLite over ${settings.alerts.toLocaleString('en')} alerts in 1,000 repositories of 10 organizations${loadSeconds === undefined ? ' (world reused)' : `, loaded in ${loadSeconds.toFixed(1)} s`};`,
+    `SQLite over ${settings.alerts.toLocaleString('en')} alerts in 1,000 repositories of 10 organizations beside ${worldSize(settings.alerts).advisories.toLocaleString('en')} advisories of the public database's shape${loadSeconds === undefined ? ' (world reused)' : `, loaded in ${loadSeconds.toFixed(1)} s`};`,
     `${BIG_ORG} holds a third of them (${bigOrg}), so page ${settings.deepPage.toLocaleString('en')} of 30 exists; the others share the rest.`,
     `${settings.connections} connections (tail row ${settings.tailConnections}); a scenario with a floor runs ${settings.rounds} rounds of ${settings.seconds} s, floor and orgsec in turn, after ${settings.warmupSeconds} s of warm-up each, and reports the median (its ratio the median of the rounds' ratios); others run once for ${settings.rounds * settings.seconds} s;`,
     `${settings.pinned ? 'server on core 0 and autocannon on core 1 (taskset)' : 'not pinned (no taskset)'}; PostgreSQL unpinned. Figures vary by ±30% between runs on a shared machine; the rounds pair each figure with a floor measured beside it.`,
