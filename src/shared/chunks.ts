@@ -7,3 +7,6 @@ export function chunksOf<T>(items: readonly T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
   return chunks;
 }
+
+/** Values per `IN (...)` list of one statement: well under both dialects' bound-parameter limits. */
+export const VALUES_PER_IN_LIST = 500;

@@ -3,7 +3,7 @@ import type { RowKey } from '../../cache/cached-at-row-versions';
 import { lockForUpdate } from '../../database/dialect';
 import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
-import { chunksOf } from '../../shared/chunks';
+import { chunksOf, VALUES_PER_IN_LIST } from '../../shared/chunks';
 import { SORT_COLUMN, alertListName, alertOrder } from './alerts.cursors';
 import type { AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertVisibility } from './alerts.types';
 
@@ -45,9 +45,6 @@ export interface AdvisoryPackage {
 }
 
 export const advisoryPackageKey = (p: AdvisoryPackage): string => `${p.advisoryId}\u0000${p.ecosystem}\u0000${p.packageName}`;
-
-// Ids per IN list: well under both dialects' bound-parameter limits.
-const ADVISORIES_PER_STATEMENT = 500;
 
 /** What an alert row copies from its advisory (see the migration). */
 export interface AdvisoryFacts {
@@ -159,18 +156,25 @@ export class AlertsStore {
   }
 
   /**
-   * The advisory facts an alert on this package copies. `covered` says whether the advisory
-   * names the package at all (a world file may not declare an alert it does not cover).
+   * Advisory ids by svcsa_id, for those that exist. Keyed by the database's strings: a caller's
+   * may be slices of a larger text (a world file's) that a kept key would hold in memory.
    */
-  async advisoryFacts(db: Executor, advisoryId: number, ecosystem: string, packageName: string): Promise<(AdvisoryFacts & { covered: boolean }) | undefined> {
-    const key: AdvisoryPackage = { advisoryId, ecosystem, packageName };
-    return (await this.advisoryFactsOf(db, [key])).get(advisoryPackageKey(key));
+  async advisoryIds(db: Executor, svcsaIds: readonly string[]): Promise<Map<string, number>> {
+    const ids = new Map<string, number>();
+    for (const chunk of chunksOf([...new Set(svcsaIds)], VALUES_PER_IN_LIST)) {
+      for (const row of await db('advisories').whereIn('svcsa_id', chunk).select('id', 'svcsa_id')) ids.set(row.svcsa_id, Number(row.id));
+    }
+    return ids;
   }
 
-  /** `advisoryFacts` of many (advisory, package) pairs in two statements per chunk, by `advisoryPackageKey`. */
+  /**
+   * The advisory facts alerts on these packages copy, by `advisoryPackageKey` (two statements
+   * per chunk of advisories). `covered` says whether the advisory names the package at all (a
+   * world file may not declare an alert it does not cover).
+   */
   async advisoryFactsOf(db: Executor, packages: readonly AdvisoryPackage[]): Promise<Map<string, AdvisoryFacts & { covered: boolean }>> {
     const out = new Map<string, AdvisoryFacts & { covered: boolean }>();
-    for (const chunk of chunksOf([...new Set(packages.map((p) => p.advisoryId))], ADVISORIES_PER_STATEMENT)) {
+    for (const chunk of chunksOf([...new Set(packages.map((p) => p.advisoryId))], VALUES_PER_IN_LIST)) {
       const advisories = new Map<number, Row>((await db('advisories').whereIn('id', chunk).select('id', 'severity', 'classification', 'epss_percentage')).map((a: Row) => [Number(a.id), a]));
       // An advisory's first vulnerability on a package (by id) says whether a patch exists.
       // Its key is built from the database's strings, and answered as the key: callers may keep
@@ -221,7 +225,7 @@ export class AlertsStore {
   async refreshAdvisoryFacts(db: Executor, advisoryIds: readonly number[]): Promise<void> {
     // One statement per package the advisories' alerts are on (not per alert): a reload of a
     // world with a million alerts reads them once and writes none.
-    for (const chunk of chunksOf(advisoryIds, ADVISORIES_PER_STATEMENT)) {
+    for (const chunk of chunksOf(advisoryIds, VALUES_PER_IN_LIST)) {
       const rows = await db('dependency_alerts').whereIn('advisory_id', chunk).distinct('advisory_id', 'ecosystem', 'package_name');
       const packages = rows.map((r: Row): AdvisoryPackage => ({ advisoryId: Number(r.advisory_id), ecosystem: r.ecosystem, packageName: r.package_name }));
       const facts = await this.advisoryFactsOf(db, packages);

@@ -1,7 +1,6 @@
 import { withBulkCache } from '../../database/dialect';
 import { nameKey } from '../accounts/accounts.store';
 import { advisoryPackageKey, type AdvisoryFacts, type AdvisoryPackage, type AlertsStore, type WorldAlert } from '../dependency-alerts/alerts.store';
-import { chunksOf } from '../../shared/chunks';
 import {
   assigneesOf, changesFromWorld, findAlertsByIdentity, findAlertsByNumber, identityKeyOf, insertAlerts, insertNewAlertsAssignees, numberKeyOf,
   deferListIndexes, replaceAssignees, updateAlert, type NewWorldAlert, type StoredWorldAlert,
@@ -12,8 +11,6 @@ import type { AlertBatch, WorldSource } from './world.source';
 import { fail, storedTimestamp as ts } from './world.support';
 import { alertsSchemaError, parseAlert } from './world.validation';
 
-// svcsa_ids per look-up: under both dialects' bound-parameter limits.
-const LOOKUPS_PER_STATEMENT = 500;
 // From this many alerts on, the list indexes are built once after inserting rather than row by row.
 const BULK_LOAD_ALERTS = 20_000;
 
@@ -194,14 +191,11 @@ class AlertBatchWriter {
   /** The advisory ids and facts a run refers to that were not looked up yet: a few statements a run, not two an advisory. */
   private async lookUpAdvisories(run: readonly Declared[]): Promise<void> {
     const { trx } = this.ctx;
-    const unknownIds = [...new Set(run.map((d) => d.alert.advisory).filter((svcsaId) => !this.advisoryIds.has(svcsaId)))];
-    for (const chunk of chunksOf(unknownIds, LOOKUPS_PER_STATEMENT)) {
-      // Keyed by the database's strings: one from the file is a slice of a 64 KB chunk of it,
-      // which it would keep in memory for the whole load.
-      const rows = await trx('advisories').whereIn('svcsa_id', chunk).select('id', 'svcsa_id');
-      for (const r of rows) this.advisoryIds.set(r.svcsa_id, Number(r.id));
-      for (const svcsaId of chunk) if (!this.advisoryIds.has(svcsaId)) this.advisoryIds.set(svcsaId, undefined);
-    }
+    const unknownIds = run.map((d) => d.alert.advisory).filter((svcsaId) => !this.advisoryIds.has(svcsaId));
+    // The store's keys (its strings): one from the file is a slice of a 64 KB chunk of it, which
+    // a kept key would hold in memory for the whole load.
+    for (const [svcsaId, id] of await this.store.advisoryIds(trx, unknownIds)) this.advisoryIds.set(svcsaId, id);
+    for (const svcsaId of unknownIds) if (!this.advisoryIds.has(svcsaId)) this.advisoryIds.set(svcsaId, undefined);
     const unknownFacts = new Map<string, AdvisoryPackage>();
     for (const { alert: a } of run) {
       const advisoryId = this.advisoryIds.get(a.advisory);
@@ -209,7 +203,7 @@ class AlertBatchWriter {
       const key: AdvisoryPackage = { advisoryId, ecosystem: a.package.ecosystem, packageName: a.package.name };
       if (!this.facts.has(advisoryPackageKey(key))) unknownFacts.set(advisoryPackageKey(key), key);
     }
-    // The store's keys (its strings), as for the ids above.
+    // The store's keys, as for the ids above.
     for (const [key, found] of await this.store.advisoryFactsOf(trx, [...unknownFacts.values()])) this.facts.set(key, found);
     for (const key of unknownFacts.keys()) if (!this.facts.has(key)) this.facts.set(key, undefined);
   }

@@ -32,12 +32,12 @@ async function loadAdvisoryChunk(trx: Knex.Transaction, chunk: Array<[number, Wo
       const reading = storedWorldVulnerability(v.package.ecosystem, v.package.name, v.vulnerable_version_range, v.first_patched_version?.identifier ?? null);
       return reading.ok ? { ...reading.vulnerability, severity: v.severity } : fail(`${entry} vulnerabilities[${j}]`, `vulnerable_version_range: ${reading.reason}`);
     });
-    declared.delete(a.svcsa_id); // a later entry wins, as it did when written one by one
+    // A later entry wins, in the earlier one's place (its id), as when written one by one.
     declared.set(a.svcsa_id, { values: advisoryColumns(a), vulnerabilities });
   }
   const rows = [...declared].map(([svcsaId, { values }]) => ({ svcsa_id: svcsaId, ...values }));
   await trx('advisories').insert(rows).onConflict('svcsa_id').merge(Object.keys(rows[0]!).filter((column) => column !== 'svcsa_id'));
-  const ids = new Map<string, number>((await trx('advisories').whereIn('svcsa_id', [...declared.keys()]).select('id', 'svcsa_id')).map((r) => [r.svcsa_id, Number(r.id)]));
+  const ids = await alerts.advisoryIds(trx, [...declared.keys()]);
   const sets = new Map([...declared].map(([svcsaId, { vulnerabilities }]) => {
     const id = ids.get(svcsaId)!;
     return [id, vulnerabilities.map(({ severity, ...v }) => vulnerabilityColumns(id, severity, v))];

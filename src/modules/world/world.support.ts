@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { canonicalJson } from '../../shared/canonical-json';
-import { chunksOf } from '../../shared/chunks';
+import { chunksOf, VALUES_PER_IN_LIST } from '../../shared/chunks';
 import { nameKey, type AccountsStore } from '../accounts/accounts.store';
 import { normalizeTimestamp } from '../../shared/time';
 import type { OrganizationRecord, RepositoryRecord, UserRecord } from '../accounts/accounts.types';
@@ -45,7 +45,7 @@ export async function replaceSets(
 ): Promise<void> {
   const project = (r: Record<string, unknown>) => canonicalJson(columns.map((c) => (r[c] === undefined ? null : r[c])));
   const have = new Map<string, string[]>();
-  for (const chunk of chunksOf([...sets.keys()], SCOPES_PER_STATEMENT)) {
+  for (const chunk of chunksOf([...sets.keys()], VALUES_PER_IN_LIST)) {
     for (const row of await trx(table).whereIn(scopeColumn, chunk).select(columns)) {
       const key = String(row[scopeColumn]);
       let stored = have.get(key);
@@ -58,14 +58,13 @@ export async function replaceSets(
     const stored = (have.get(String(scope)) ?? []).sort();
     return want.length !== stored.length || want.some((w, i) => w !== stored[i]);
   });
-  for (const chunk of chunksOf(differing.map(([scope]) => scope), SCOPES_PER_STATEMENT)) await trx(table).whereIn(scopeColumn, chunk).delete();
+  for (const chunk of chunksOf(differing.map(([scope]) => scope), VALUES_PER_IN_LIST)) await trx(table).whereIn(scopeColumn, chunk).delete();
   const inserts = differing.flatMap(([scope, rows]) => rows.map((r) => ({ [scopeColumn]: scope, ...r })));
   // Not knex's batchInsert: it waits a 1 ms timer and opens a savepoint per call (20,000 advisories: 20 s idle).
   for (const chunk of chunksOf(inserts, ROWS_PER_INSERT)) await trx(table).insert(chunk);
 }
 
 // Under both dialects' bound-parameter limits for the widest table a world replaces (10 columns).
-const SCOPES_PER_STATEMENT = 500;
 const ROWS_PER_INSERT = 500;
 
 /** SQLite answers booleans as 0/1 and numbers as numbers; PostgreSQL as booleans. */
