@@ -12,7 +12,8 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function startReadyServer(script: string, args: string[], port: number): Promise<RunningServer> {
+/** A bench server script of this directory, on the server core, once it prints `ready`. */
+export async function startReadyServer(script: string, args: string[], port: number): Promise<RunningServer> {
   const child = spawnPinned(SERVER_CORE, process.execPath, [path.join(__dirname, script), ...args, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [chunk] = (await Promise.race([once(child.stdout!, 'data'), once(child, 'exit').then(() => [undefined])])) as [Buffer | undefined];
   if (!chunk?.toString().includes('ready')) throw new Error(`${script} did not start`);

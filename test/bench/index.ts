@@ -13,7 +13,8 @@ import { benchPostgres } from './postgres';
 import { hasTaskset } from './processes';
 import { judgeAdvisoryImport, judgeWorldLoad, markdown, servingRss, type FloorFigure, type Report } from './report';
 import { ADVISORY_IMPORT_SCENARIO, benchAdvisoryImport } from './advisory-import-bench';
-import { builtPageScenarios, currentEtag, sqliteScenarios } from './scenarios';
+import { builtPageScenarios, currentEtag, distinctPagesScenario, sqliteScenarios } from './scenarios';
+import { DESIGN_BOUND_SCENARIO, benchDesignBounds } from './design-bound';
 import { SNAPSHOT_SCENARIO, benchSnapshots } from './snapshots-bench';
 import { WEBHOOK_SCENARIO, benchWebhooks } from './webhooks-bench';
 import { readWorldFacts } from './world-facts';
@@ -57,6 +58,7 @@ const scenarioPattern = new RegExp(settings.scenarios);
 const isSelected = (scenario: Scenario) => scenarioPattern.test(scenario.name);
 const ORGSEC_PORT = 4700;
 const FLOOR_PORT = 4701;
+const BOUND_PORT = 4702;
 
 async function measureFloor(name: string, start: () => Promise<RunningServer>, workDir: string): Promise<FloorFigure> {
   const server = await start();
@@ -80,6 +82,9 @@ async function benchSqlite(dbFile: string, workDir: string): Promise<Row[]> {
     const etag = await currentEtag(server.url);
     const scenarios = sqliteScenarios(facts, { connections: settings.connections, tailConnections: settings.tailConnections, etag, rpsOf });
     for (const scenario of scenarios.filter(isSelected)) rows.push(await measure(server, scenario, ctx));
+    if (scenarioPattern.test(DESIGN_BOUND_SCENARIO)) {
+      rows.push(...(await benchDesignBounds(server.url, BIG_ORG, distinctPagesScenario(facts, { connections: settings.connections }), ctx, BOUND_PORT)));
+    }
   } finally {
     await server.stop();
   }
@@ -122,7 +127,8 @@ async function main(): Promise<void> {
     await measureFloor('one-route Express, tiny JSON', () => startExpressFloor(FLOOR_PORT), workDir),
   ];
   const rows = await benchSqlite(dbFile, workDir);
-  const serving = servingRss(rows);
+  // The design bounds are not orgsec: their memory is not the service's.
+  const serving = servingRss(rows.filter((r) => !r.scenario.startsWith(DESIGN_BOUND_SCENARIO)));
   if (process.env.BENCH_DATABASE_URL) {
     const ctx = { workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT };
     try {
