@@ -61,14 +61,14 @@ const PG_IDLE_MS = 10_000;
  * prepared statement: one round trip, where knex's pool and builder cost more than the
  * statement (on a cached read, most of the request). Consistent with what the request reads
  * next on knex's pool: each statement sees every transaction committed before it began, and
- * the request's reads begin after this one returned. Reads run one at a time, in order, each
- * sent after its request arrived, so none answers from before a write it should see. A
+ * the request's reads begin after this one returned. Reads run one at a time, and every
+ * request is answered by the first read sent after it arrived (`sharedReads`), so none
+ * answers from before a write it should see, and concurrent requests share one round trip. A
  * connection the server ended is replaced and the read tried once more; an idle one is
  * closed; closed with the database.
  */
 function postgresVersionReader(url: string, database: Pick<Database, 'directStatementListeners' | 'onClose' | 'schema'>): () => Promise<unknown> {
   let client: Promise<pg.Client> | undefined;
-  let queue: Promise<unknown> = Promise.resolve();
   let lastRead = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -96,7 +96,7 @@ function postgresVersionReader(url: string, database: Pick<Database, 'directStat
     if (client === undefined) return;
     const idleFor = Date.now() - lastRead;
     if (idleFor < PG_IDLE_MS) idleTimer = setTimeout(closeWhenIdle, PG_IDLE_MS - idleFor).unref();
-    else queue = queue.then(drop); // after any read in flight
+    else void reads.idle().then(drop); // after any read in flight
   };
   const readOnce = async (): Promise<unknown> => {
     const current = (client ??= connect());
@@ -109,15 +109,46 @@ function postgresVersionReader(url: string, database: Pick<Database, 'directStat
     }
   };
   // Once more on a new connection: the old one may have been ended (a restart, say) since the last read.
-  const read = () => readOnce().catch(() => readOnce());
-  return () => timed(database, () => {
+  const reads = sharedReads(() => timed(database, () => readOnce().catch(() => readOnce())));
+  return () => {
     if (closed) return Promise.reject(new Error('the database is closed'));
     lastRead = Date.now();
     idleTimer ??= setTimeout(closeWhenIdle, PG_IDLE_MS).unref();
-    const result = queue.then(read);
-    queue = result.catch(() => undefined);
-    return result;
-  });
+    return reads.join();
+  };
+}
+
+/**
+ * Reads sent one at a time, each shared: a caller joins the first read sent after it called
+ * (the one in flight may have begun before a write the caller must see), and everyone who
+ * called while one was in flight shares the next.
+ */
+export function sharedReads<T>(read: () => Promise<T>): { join(): Promise<T>; idle(): Promise<void> } {
+  let inFlight: Promise<T> | undefined;
+  let next: Promise<T> | undefined;
+  const settled = (p: Promise<T> | undefined) => (p ?? Promise.resolve()).then(() => undefined, () => undefined);
+  const send = (): Promise<T> => {
+    const sent = read();
+    inFlight = sent;
+    const done = () => { if (inFlight === sent) inFlight = undefined; };
+    sent.then(done, done);
+    return sent;
+  };
+  return {
+    join() {
+      if (next) return next;
+      if (!inFlight) return send();
+      next = settled(inFlight).then(() => {
+        next = undefined;
+        return send();
+      });
+      return next;
+    },
+    /** Settles once no read is in flight or waiting. */
+    async idle() {
+      while (inFlight || next) await settled(next ?? inFlight);
+    },
+  };
 }
 
 /**

@@ -69,3 +69,19 @@ it('answers many reads at once, one at a time on its connection, with no warning
     process.off('warning', onWarning);
   }
 });
+
+(dialect === 'postgres' ? it : it.skip)('shares a round trip among the reads that arrive while another is in flight, each seeing the writes committed before it was asked', async () => {
+  const reader = new DataVersionReader(db);
+  await reader.read(); // connected
+  await bump();
+  const current = Number((await db.knex('data_versions').first('data')).data);
+  const recorded = recordStatements(db);
+  try {
+    const reads = await Promise.all(Array.from({ length: 20 }, () => reader.read()));
+    expect(reads.map((v) => v.data)).toEqual(Array.from({ length: 20 }, () => current));
+    // The first is sent at once; the nineteen asked while it was in flight share the next.
+    expect(recorded.sql).toEqual(['select data, reference from data_versions where id = 1', 'select data, reference from data_versions where id = 1']);
+  } finally {
+    recorded.stop();
+  }
+});
