@@ -40,13 +40,15 @@ export async function loadStreamJson(): Promise<StreamJson> {
  * A copy of an assembled value whose strings share no memory with the file's text. The
  * tokenizer's strings are slices of its 64 KB chunks, a long one a chain of pieces joined at
  * every escape: kept for the whole load, the sections (20,000 advisories of 1–3 KB markdown)
- * held ~300 MB that way, against ~60 MB as plain strings. Alerts are short-lived: not copied.
+ * held ~300 MB that way, against ~60 MB as plain strings. A section that is an array is copied
+ * element by element as each completes, so its slices never pile up (they did, and the heap
+ * limit V8 set at that moment let a load grow to 1.5 GB). Alerts are short-lived: not copied.
  */
 function detached(value: unknown): unknown {
   return value === undefined ? value : JSON.parse(JSON.stringify(value));
 }
 
-type Mode = 'start' | 'key' | 'value' | 'section' | 'alerts' | 'alert' | 'skip' | 'whole' | 'end';
+type Mode = 'start' | 'key' | 'value' | 'section' | 'elements' | 'element' | 'alerts' | 'alert' | 'skip' | 'whole' | 'end';
 
 /**
  * Follows the top level of a world file. With `onAlert`, hands over each alert of the
@@ -107,10 +109,22 @@ export class WorldTokenWalker {
           return;
         }
         if (this.key === 'alerts') this.alertsArrayOccurrence = 0;
+        if (token.name === 'startArray') {
+          this.sections[this.key] = [];
+          this.mode = 'elements';
+          return;
+        }
         this.assemble(token, 'section');
         return;
       case 'section':
         this.assemble(token, 'section');
+        return;
+      case 'elements':
+        if (token.name === 'endArray') this.mode = 'key';
+        else this.assemble(token, 'element');
+        return;
+      case 'element':
+        this.assemble(token, 'element');
         return;
       case 'alerts':
         if (token.name === 'endArray') {
@@ -141,7 +155,7 @@ export class WorldTokenWalker {
   }
 
   /** Feeds the assembler; a completed value goes where the mode says. */
-  private assemble(token: Token, mode: 'whole' | 'section' | 'alert'): void {
+  private assemble(token: Token, mode: 'whole' | 'section' | 'element' | 'alert'): void {
     this.asm.consume(token);
     if (!this.asm.done) {
       this.mode = mode;
@@ -154,6 +168,9 @@ export class WorldTokenWalker {
     } else if (mode === 'section') {
       this.sections[this.key] = detached(value);
       this.mode = 'key';
+    } else if (mode === 'element') {
+      (this.sections[this.key] as unknown[]).push(detached(value));
+      this.mode = 'elements';
     } else {
       this.onAlert!.take(value);
       this.mode = 'alerts';
