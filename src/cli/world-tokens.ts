@@ -67,6 +67,8 @@ export class WorldTokenWalker {
   private mode: Mode = 'start';
   private key = '';
   private skipDepth = 0;
+  /** Where a skipped value returns to. */
+  private afterSkip: Mode = 'alerts';
   private readonly asm: Assembler;
 
   constructor(streamJson: StreamJson, private readonly onAlert?: { occurrence: number; take(value: unknown): void }) {
@@ -109,6 +111,11 @@ export class WorldTokenWalker {
           return;
         }
         if (this.key === 'alerts') this.alertsArrayOccurrence = 0;
+        // Handing over alerts, the walker has had the sections already (the first pass).
+        if (this.onAlert !== undefined) {
+          this.skip(token, 'key');
+          return;
+        }
         if (token.name === 'startArray') {
           this.sections[this.key] = [];
           this.mode = 'elements';
@@ -133,21 +140,27 @@ export class WorldTokenWalker {
         }
         this.alertCount++;
         if (this.isWanted()) this.assemble(token, 'alert');
-        else if (token.name === 'startObject' || token.name === 'startArray') {
-          this.skipDepth = 1;
-          this.mode = 'skip';
-        }
+        else this.skip(token, 'alerts');
         return;
       case 'alert':
         this.assemble(token, 'alert');
         return;
       case 'skip':
         if (token.name === 'startObject' || token.name === 'startArray') this.skipDepth++;
-        else if ((token.name === 'endObject' || token.name === 'endArray') && --this.skipDepth === 0) this.mode = 'alerts';
+        else if ((token.name === 'endObject' || token.name === 'endArray') && --this.skipDepth === 0) this.mode = this.afterSkip;
         return;
       case 'end':
         return;
     }
+  }
+
+  /** Passes over the value `token` begins, then goes on in `then`. */
+  private skip(token: Token, then: Mode): void {
+    if (token.name === 'startObject' || token.name === 'startArray') {
+      this.skipDepth = 1;
+      this.afterSkip = then;
+      this.mode = 'skip';
+    } else this.mode = then;
   }
 
   private isWanted(): boolean {
