@@ -19,8 +19,7 @@ import { SNAPSHOT_SCENARIO, benchSnapshots } from './snapshots-bench';
 import { WEBHOOK_SCENARIO, benchWebhooks } from './webhooks-bench';
 import { readWorldFacts } from './world-facts';
 import { benchWorldLoads } from './world-load-bench';
-import { worldSize } from './world-setup';
-import { prepareSqliteWorld } from './world-setup';
+import { prepareSqliteWorld, worldSize } from './world-setup';
 
 // `npm run bench`: the scenarios of issue 10 on SQLite (and PostgreSQL when configured), each
 // against its floor measured in the same run, the world loader at a million alerts, and the

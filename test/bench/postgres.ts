@@ -17,9 +17,14 @@ import { holdsWorld, loadWorld } from './world-setup';
 
 const SCHEMA = 'orgsec_bench';
 
+/** `baseUrl` working in `schema` (its search_path). */
+export function schemaUrl(baseUrl: string, schema: string): string {
+  return `${baseUrl}${baseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
 /** With `reuse`, the schema the last run loaded is kept when it holds the same world. */
 async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean): Promise<string> {
-  const url = `${baseUrl}${baseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${SCHEMA}`)}`;
+  const url = schemaUrl(baseUrl, SCHEMA);
   const admin = openDatabase(baseUrl);
   try {
     if (reuse) {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../src/cli/paths';
 import { openDatabase } from '../../src/database/connection';
+import { schemaUrl } from './postgres';
 import { SERVER_CORE, spawnPinned, timedRun } from './processes';
 import { worldSize } from './world-setup';
 import { writeWorldFile } from './world-file';
@@ -40,7 +41,7 @@ function sqliteTarget(workDir: string, timeoutSeconds: number): LoadTarget {
 
 /** A schema of its own in the configured database, dropped before and after. */
 function postgresTarget(baseUrl: string, timeoutSeconds: number): LoadTarget {
-  const url = `${baseUrl}${baseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${LOAD_SCHEMA}`)}`;
+  const url = schemaUrl(baseUrl, LOAD_SCHEMA);
   const dropThen = async (create: boolean) => {
     const admin = openDatabase(baseUrl);
     try {

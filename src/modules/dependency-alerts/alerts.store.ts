@@ -185,10 +185,9 @@ export class AlertsStore {
         const key = advisoryPackageKey({ advisoryId: Number(v.advisory_id), ecosystem: v.ecosystem, packageName: v.package_name });
         if (!firstPatched.has(key)) firstPatched.set(key, { key, version: v.first_patched_version });
       }
-      const inChunk = new Set(chunk);
       for (const p of packages) {
-        const advisory = advisories.get(p.advisoryId);
-        if (!inChunk.has(p.advisoryId) || advisory === undefined) continue;
+        const advisory = advisories.get(p.advisoryId); // absent: in another chunk, or no such advisory
+        if (advisory === undefined) continue;
         const key = advisoryPackageKey(p);
         const patched = firstPatched.get(key);
         const epss = advisory.epss_percentage === null ? null : Number(advisory.epss_percentage);

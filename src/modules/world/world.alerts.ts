@@ -200,8 +200,9 @@ class AlertBatchWriter {
     for (const { alert: a } of run) {
       const advisoryId = this.advisoryIds.get(a.advisory);
       if (advisoryId === undefined) continue;
-      const key: AdvisoryPackage = { advisoryId, ecosystem: a.package.ecosystem, packageName: a.package.name };
-      if (!this.facts.has(advisoryPackageKey(key))) unknownFacts.set(advisoryPackageKey(key), key);
+      const wanted: AdvisoryPackage = { advisoryId, ecosystem: a.package.ecosystem, packageName: a.package.name };
+      const key = advisoryPackageKey(wanted);
+      if (!this.facts.has(key)) unknownFacts.set(key, wanted);
     }
     // The store's keys, as for the ids above.
     for (const [key, found] of await this.store.advisoryFactsOf(trx, [...unknownFacts.values()])) this.facts.set(key, found);
