@@ -1,6 +1,6 @@
 import { alertSchema, alertWithRepositorySchema } from '../../src/modules/dependency-alerts/alerts.responses';
 import { alertJson, alertPageJson, freshFragments } from '../../src/modules/dependency-alerts/alerts.serializers';
-import type { AlertView } from '../../src/modules/dependency-alerts/alerts.service';
+import type { AlertView } from '../../src/modules/dependency-alerts/alerts.types';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { AL, ENTERPRISE, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 

@@ -3,6 +3,7 @@ import { lockForUpdate } from '../../database/dialect';
 import type { Executor } from '../../database/transaction';
 import { chunksOf } from '../../shared/chunks';
 import { parseJsonColumn } from '../../shared/json';
+import type { AlertChanges } from '../dependency-alerts/alerts.store';
 import type { AlertRecord, AlertState, AutoDismissal } from '../dependency-alerts/alerts.types';
 
 // The alert engine's reads and writes of alerts and advisories, in the evaluating transaction.
@@ -52,6 +53,10 @@ export interface AlertCopies {
   epss_sort: number;
   has_patch: boolean;
 }
+
+/** The columns of an alert an evaluation brings in line: its copies, and its dependency as now submitted. */
+export type RefreshedColumns = AlertCopies & { scope: string; relationship: string; vulnerability_id: number | null };
+export type AlertRefresh = Partial<RefreshedColumns>;
 
 export type EngineAlertRow = AlertCopies & {
   repo_id: number; number: number; advisory_id: number; vulnerability_id: number; ecosystem: string; package_name: string;
@@ -155,8 +160,8 @@ export class AlertEngineStore {
    * Writes changes to alerts and bumps their versions (ETags and cursors see every change): one
    * statement per distinct set of changes, whatever the number of alerts it applies to.
    */
-  async update(db: Executor, changes: ReadonlyArray<{ alertId: number; changes: Record<string, unknown> }>): Promise<void> {
-    const groups = new Map<string, { changes: Record<string, unknown>; ids: number[] }>();
+  async update(db: Executor, changes: ReadonlyArray<{ alertId: number; changes: AlertChanges & AlertRefresh }>): Promise<void> {
+    const groups = new Map<string, { changes: AlertChanges & AlertRefresh; ids: number[] }>();
     for (const change of changes) {
       const key = JSON.stringify(Object.entries(change.changes).sort(([a], [b]) => (a < b ? -1 : 1)));
       const group = groups.get(key) ?? { changes: change.changes, ids: [] };

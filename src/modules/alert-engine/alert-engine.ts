@@ -2,16 +2,17 @@ import type { Knex } from 'knex';
 import type { BatchLookup } from '../../cache/cached-batch';
 import type { MatchableRange } from '../advisories/affects-matching';
 import type { PackageRow } from '../advisories/advisories.store';
-import { ECOSYSTEMS } from '../dependency-alerts/alerts.types';
-import { matchVersion, normalizePackageName, type Ecosystem } from '../advisories/versions';
-import type { TriageFacts, TriagePolicies, TriagePolicy } from '../auto-triage/triage-policy';
+import type { TriagePolicies, TriagePolicy } from '../auto-triage/triage-policy';
 import type { AlertEvent, AlertEvents, EventRow } from '../dependency-alerts/alert-events';
+import { transitionChanges } from '../dependency-alerts/alert-lifecycle';
+import type { AlertChanges } from '../dependency-alerts/alerts.store';
 import { currentDependencies } from '../dependency-graph/current-dependencies';
-import type { CurrentDependency, SnapshotInput } from '../dependency-graph/dependency-graph.types';
+import type { SnapshotInput } from '../dependency-graph/dependency-graph.types';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
-import { stepsFor, type Step, type Verdict } from './alert-decisions';
+import { matchFindings, matchable, raisingFindings, rowIdsByPackage, type Finding } from './alert-findings';
+import { AdvisoryFacts, planTransitions, type Plan } from './alert-planning';
 import type { DependencyIndexStore, MatchableDependency } from './dependency-index.store';
-import { numberKey, type AlertCopies, type AdvisoryTraits, type AlertEngineStore, type EngineAlert, type EngineAlertRow, type VulnerabilityTraits } from './alert-engine.store';
+import { numberKey, type AlertEngineStore, type AlertRefresh, type EngineAlert, type EngineAlertRow } from './alert-engine.store';
 import type { AdvisoryReevaluation, AlertReevaluation, SnapshotEvaluation } from './alert-reevaluation';
 
 // The alert engine (interfaces.md Part 2 "Dependency snapshots and computed alerts",
@@ -21,55 +22,12 @@ import type { AdvisoryReevaluation, AlertReevaluation, SnapshotEvaluation } from
 // repository's alerts are brought in line with them, each transition written with its event.
 // A repository without an applied snapshot keeps the alerts a world file declared: they are
 // triaged and follow withdrawals, but only a snapshot fixes or creates alerts.
-
-/** A dependency in a vulnerable range: what an alert is about. */
-interface Finding {
-  advisoryId: number;
-  vulnerabilityId: number;
-  ecosystem: Ecosystem;
-  packageName: string;
-  manifestPath: string;
-  scope: 'runtime' | 'development';
-  relationship: 'direct' | 'transitive' | 'unknown';
-}
-
-/** What makes two alerts the same finding: advisory, package (normalized), manifest path. */
-function findingKey(advisoryId: number, ecosystem: Ecosystem, packageName: string, manifestPath: string): string {
-  return [advisoryId, ecosystem, normalizePackageName(ecosystem, packageName), manifestPath].join('\u0000');
-}
-
-const RELATIONSHIPS = { direct: 'direct', indirect: 'transitive', unknown: 'unknown' } as const;
-
-function isEcosystem(value: string): value is Ecosystem {
-  return (ECOSYSTEMS as readonly string[]).includes(value);
-}
+// This file locks, reads and writes; what to do is decided by pure code: the findings
+// (alert-findings.ts), the plans (alert-planning.ts) and the lifecycle they follow
+// (dependency-alerts/alert-lifecycle.ts).
 
 /** A policy that matches nothing: for a repository the policies did not answer. */
 const NO_TRIAGE: TriagePolicy = () => null;
-
-/** The columns a step writes; `by` is the reason of an auto-dismissal. */
-function changesOf(step: Step, now: string): Record<string, unknown> {
-  switch (step.action) {
-    case null:
-      return { auto_dismissed_by: step.autoDismissedBy };
-    case 'fixed':
-      return { state: 'fixed', updated_at: now, fixed_at: now, auto_dismissed_at: null, auto_dismissed_by: null };
-    case 'reintroduced':
-      return { state: 'open', updated_at: now, fixed_at: null };
-    case 'auto_dismissed':
-      return { state: 'auto_dismissed', updated_at: now, auto_dismissed_at: now, auto_dismissed_by: step.autoDismissedBy };
-    case 'auto_reopened':
-      return { state: 'open', updated_at: now, auto_dismissed_at: null, auto_dismissed_by: null };
-    default:
-      throw new Error(`the engine does not take the transition ${step.action}`);
-  }
-}
-
-/** The columns of `next` that differ from `current` (0/1 and boolean alike). */
-function differing(current: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {
-  const same = (a: unknown, b: unknown) => (typeof a === 'boolean' || typeof b === 'boolean' ? Boolean(a) === Boolean(b) : a === b);
-  return Object.fromEntries(Object.entries(next).filter(([key, value]) => !same(current[key], value)));
-}
 
 export interface AlertEngineDeps {
   snapshots: DependencySnapshotsStore;
@@ -210,7 +168,7 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
     const rounds = Math.max(0, ...evaluations.flatMap(({ plans }) => plans.map((plan) => plan.steps.length)));
     const eventRows: EventRow[][][] = evaluations.map(() => []);
     for (let round = 0; round < rounds; round++) {
-      const changes: Array<{ alertId: number; changes: Record<string, unknown> }> = [];
+      const changes: Array<{ alertId: number; changes: AlertChanges & AlertRefresh }> = [];
       const events: AlertEvent[] = [];
       // An alert takes at most one step a round: its evaluation, by alert id.
       const evaluationOf = new Map<number, number>();
@@ -219,9 +177,11 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
           const step = plan.steps[round];
           if (step === undefined) continue;
           const alertId = plan.alert?.id ?? alertIdOf.get(plan)!;
-          if (step.action !== 'created') changes.push({ alertId, changes: { ...(round === 0 ? plan.refresh : {}), ...changesOf(step, now) } });
-          if (step.action !== null) {
-            events.push({ alertId, action: step.action, senderId: null });
+          const written = transitionChanges(step, now);
+          // A created alert was inserted as it is after its step.
+          if (step.action !== 'created') changes.push({ alertId, changes: { ...(round === 0 ? plan.refresh : {}), ...written.changes } });
+          if (written.event !== null) {
+            events.push({ alertId, action: written.event, senderId: null });
             evaluationOf.set(alertId, e);
           }
         }
@@ -250,161 +210,4 @@ interface Evaluation {
   repoId: number;
   plans: Plan[];
   facts: AdvisoryFacts;
-}
-
-const packageKeyOf = (ecosystem: string, normalizedName: string) => `${ecosystem}\u0000${normalizedName}`;
-
-/** Vulnerability row ids by packageKeyOf, ascending. */
-function rowIdsByPackage(rows: ReadonlyArray<{ id: number; ecosystem: string; packageKey: string }>): Map<string, number[]> {
-  const byPackage = new Map<string, number[]>();
-  for (const row of [...rows].sort((a, b) => a.id - b.id)) {
-    const key = packageKeyOf(row.ecosystem, row.packageKey);
-    (byPackage.get(key) ?? byPackage.set(key, []).get(key)!).push(row.id);
-  }
-  return byPackage;
-}
-
-/** The dependencies that can match: an advisory ecosystem and a version. */
-function matchable(dependencies: ReadonlyArray<Omit<CurrentDependency, 'id'>>): MatchableDependency[] {
-  return dependencies.flatMap((d) => {
-    const { ecosystem, version, name } = d.package;
-    return ecosystem !== null && version !== null && isEcosystem(ecosystem)
-      ? [{ ecosystem, normalizedName: normalizePackageName(ecosystem, name), packageName: name, version, manifestPath: d.manifestPath, scope: d.scope, relationship: d.relationship }]
-      : [];
-  });
-}
-
-/**
- * The dependencies that fall in a vulnerable range of the rows of their package (`rowsByPackage`,
- * by packageKeyOf, ids ascending), in dependency then row order.
- */
-function matchFindings(dependencies: readonly MatchableDependency[], rowsByPackage: ReadonlyMap<string, readonly number[]>, ranges: ReadonlyMap<number, MatchableRange>): Finding[] {
-  const found: Finding[] = [];
-  for (const d of dependencies) {
-    const { ecosystem, version } = d;
-    for (const rowId of rowsByPackage.get(packageKeyOf(ecosystem, d.normalizedName)) ?? []) {
-      const range = ranges.get(rowId);
-      // A version that does not parse in its ecosystem matches nothing.
-      const match = range?.compiled === undefined ? undefined : matchVersion(range.compiled, version);
-      if (!range || !match?.ok || !match.isAffected) continue;
-      found.push({
-        advisoryId: range.advisoryId, vulnerabilityId: rowId, ecosystem, packageName: d.packageName, manifestPath: d.manifestPath,
-        scope: d.scope, relationship: RELATIONSHIPS[d.relationship],
-      });
-    }
-  }
-  return found;
-}
-
-const EXPOSURE = { runtime: 0, development: 1, direct: 0, transitive: 1, unknown: 2 } as const;
-
-/**
- * Of two findings of one key (a manifest holding the package twice), the one its alert shows:
- * the more exposed use (runtime before development, then direct before transitive), then the
- * first vulnerability row and name; never the order the dependencies were read in, which
- * differs between a snapshot's evaluation and an advisory's.
- */
-function preferred(a: Finding, b: Finding): Finding {
-  const order = EXPOSURE[a.scope] - EXPOSURE[b.scope] || EXPOSURE[a.relationship] - EXPOSURE[b.relationship]
-    || a.vulnerabilityId - b.vulnerabilityId || (a.packageName < b.packageName ? -1 : a.packageName > b.packageName ? 1 : 0);
-  return order <= 0 ? a : b;
-}
-
-/** The findings that raise alerts (reviewed and malware advisories), one per key, in the order keys first appear. */
-function raisingFindings(matched: readonly Finding[], advisories: ReadonlyMap<number, AdvisoryTraits>): Map<string, Finding> {
-  const findings = new Map<string, Finding>();
-  for (const f of matched) {
-    const type = advisories.get(f.advisoryId)?.type;
-    if (type !== 'reviewed' && type !== 'malware') continue;
-    const key = findingKey(f.advisoryId, f.ecosystem, f.packageName, f.manifestPath);
-    const held = findings.get(key);
-    findings.set(key, held === undefined ? f : preferred(held, f));
-  }
-  return findings;
-}
-
-/** What an evaluation of one repository does to an alert, or to a finding no alert has. */
-interface Plan {
-  alert: EngineAlert | null;
-  finding: Finding | undefined;
-  /** Columns brought in line (copies, the dependency as now submitted), written with the first step. */
-  refresh: Record<string, unknown>;
-  steps: Step[];
-}
-
-/**
- * The plans of one repository: every alert against the findings, then the findings no alert
- * has. Without an applied snapshot the alerts stand as they are (triaged, never fixed or
- * created); `reopened`: only that alert is planned.
- */
-function planTransitions(input: {
-  alerts: readonly EngineAlert[]; findings: ReadonlyMap<string, Finding>; hasSnapshot: boolean; facts: AdvisoryFacts; policy: TriagePolicy; reopened: number | undefined;
-}): Plan[] {
-  const { findings, hasSnapshot, facts, policy, reopened } = input;
-  const plans: Plan[] = [];
-  const claimed = new Set<string>();
-  for (const alert of input.alerts) {
-    const key = isEcosystem(alert.ecosystem) ? findingKey(alert.advisoryId, alert.ecosystem, alert.packageName, alert.manifestPath) : '';
-    // A finding belongs to one alert: the lowest-numbered (a world file may declare it twice).
-    const finding = claimed.has(key) ? undefined : findings.get(key);
-    if (finding) claimed.add(key);
-    const vulnerable = hasSnapshot ? finding !== undefined : alert.state !== 'fixed';
-    const verdict = facts.verdict(alert, finding, vulnerable);
-    const refresh = differing({ ...alert.copies, scope: alert.scope, relationship: alert.relationship, vulnerability_id: alert.vulnerabilityId }, {
-      ...facts.copies(alert.advisoryId, verdict.facts.hasPatch),
-      ...(finding ? { scope: finding.scope, relationship: finding.relationship, vulnerability_id: finding.vulnerabilityId } : {}),
-    });
-    if (reopened === undefined || alert.id === reopened) plans.push({ alert, finding, refresh, steps: stepsFor(alert, verdict, policy, alert.id === reopened) });
-  }
-  for (const [key, finding] of findings) {
-    if (claimed.has(key) || reopened !== undefined) continue;
-    const steps = stepsFor(null, facts.verdict(null, finding, true), policy);
-    if (steps.length > 0) plans.push({ alert: null, finding, refresh: {}, steps });
-  }
-  return plans;
-}
-
-/** What alerts copy and auto-triage looks at, from the advisories of one evaluation. */
-class AdvisoryFacts {
-  private readonly byId: Map<number, VulnerabilityTraits>;
-
-  /** `vulnerabilities`: every row of the advisories, in id order. */
-  constructor(private readonly advisories: ReadonlyMap<number, AdvisoryTraits>, private readonly vulnerabilities: readonly VulnerabilityTraits[], private readonly ownerId: number) {
-    this.byId = new Map(vulnerabilities.map((v) => [v.id, v]));
-  }
-
-  vulnerability(id: number | null): VulnerabilityTraits | undefined {
-    return id === null ? undefined : this.byId.get(id);
-  }
-
-  /** The row an alert shows: the matched one, else the advisory's first on its package (as alert-views.ts). */
-  private rowOf(alert: EngineAlert): VulnerabilityTraits | undefined {
-    return this.vulnerability(alert.vulnerabilityId) ?? this.vulnerabilities.find((v) => v.advisoryId === alert.advisoryId && v.ecosystem === alert.ecosystem && v.packageName === alert.packageName);
-  }
-
-  copies(advisoryId: number, hasPatch: boolean): AlertCopies {
-    const advisory = this.advisories.get(advisoryId)!;
-    return {
-      owner_id: this.ownerId, severity: advisory.severity, classification: advisory.classification,
-      epss_percentage: advisory.epssPercentage, epss_sort: advisory.epssPercentage ?? -1, has_patch: hasPatch,
-    };
-  }
-
-  /** An alert's (or a new finding's) verdict: its finding when there is one, else the alert as it stands. */
-  verdict(alert: EngineAlert | null, finding: Finding | undefined, vulnerable: boolean): Verdict {
-    const advisory = this.advisories.get(finding?.advisoryId ?? alert!.advisoryId)!;
-    const row = finding ? this.vulnerability(finding.vulnerabilityId) : this.rowOf(alert!);
-    const facts: TriageFacts = {
-      ecosystem: finding?.ecosystem ?? alert!.ecosystem,
-      packageName: finding?.packageName ?? alert!.packageName,
-      manifestPath: finding?.manifestPath ?? alert!.manifestPath,
-      scope: (finding?.scope ?? alert!.scope) as TriageFacts['scope'],
-      severity: advisory.severity,
-      cweIds: advisory.cweIds,
-      svcsaId: advisory.svcsaId,
-      cveId: advisory.cveId,
-      hasPatch: row?.hasPatch ?? false,
-    };
-    return { vulnerable, withdrawn: advisory.withdrawn, facts };
-  }
 }

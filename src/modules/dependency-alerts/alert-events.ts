@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { toJsonParts } from '../../shared/json-fragments';
 import { alertViews } from './alert-views';
 import type { Outbox } from '../webhook-delivery/outbox';
-import type { AlertReferences, AlertView } from './alerts.service';
+import type { AlertReferences, AlertView } from './alerts.types';
 import type { AlertsStore } from './alerts.store';
 import { freshFragments, serializeAlert } from './alerts.serializers';
 

@@ -1,14 +1,16 @@
 import type { Executor } from '../../database/transaction';
-import type { AlertReferences, AlertView } from './alerts.service';
-import type { AdvisoryRecord, AdvisoryVulnerability, AlertRecord } from './alerts.types';
+import type { AlertRecord, AlertReferences, AlertView } from './alerts.types';
 
 /**
- * The vulnerability entry an alert shows as `security_vulnerability`: the row its dependency
- * matched, else (an alert a world file declared) the advisory's first entry on its package.
+ * The vulnerability entry an alert shows (`security_vulnerability`; the alert engine triages by
+ * its patch): the row its dependency matched, else (an alert a world file declared) the
+ * advisory's first entry on its package. `rows`: the advisory's rows, in id order.
  */
-export function vulnerabilityOf(alert: AlertRecord, advisory: AdvisoryRecord): AdvisoryVulnerability | null {
-  const matched = alert.vulnerabilityId === null ? undefined : advisory.vulnerabilities.find((v) => v.id === alert.vulnerabilityId);
-  return matched ?? advisory.vulnerabilities.find((v) => v.ecosystem === alert.ecosystem && v.packageName === alert.packageName) ?? null;
+export function vulnerabilityOf<Row extends { id: number; ecosystem: string; packageName: string }>(
+  alert: Pick<AlertRecord, 'vulnerabilityId' | 'ecosystem' | 'packageName'>, rows: readonly Row[],
+): Row | undefined {
+  const matched = alert.vulnerabilityId === null ? undefined : rows.find((v) => v.id === alert.vulnerabilityId);
+  return matched ?? rows.find((v) => v.ecosystem === alert.ecosystem && v.packageName === alert.packageName);
 }
 
 /**
@@ -27,7 +29,7 @@ export async function alertViews(db: Executor, references: AlertReferences, aler
     return {
       alert,
       advisory,
-      vulnerability: vulnerabilityOf(alert, advisory),
+      vulnerability: vulnerabilityOf(alert, advisory.vulnerabilities) ?? null,
       assignees: (assigneesByAlert.get(alert.id)?.userIds ?? []).flatMap((id) => users.get(id) ?? []),
       dismissedBy: alert.dismissedById === null ? null : users.get(alert.dismissedById) ?? null,
       repository: repositories.get(alert.repoId)!,

@@ -10,7 +10,7 @@ import {
   ALERT_INPUT, ALERT_QUERY_INPUT, alertPath, enterpriseListRequest, enterprisePath, orgListRequest, orgPath, repoListRequest, repoPath, updateBody,
 } from './alerts.schemas';
 import { alertPageJson } from './alerts.serializers';
-import type { AlertView } from './alerts.service';
+import type { AlertView } from './alerts.types';
 
 /** This request's service (bound to its data versions for reads). */
 const alertsOf = (res: Response) => servicesOf(res).dependencyAlerts;

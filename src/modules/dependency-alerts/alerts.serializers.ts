@@ -1,8 +1,7 @@
 import { JsonFragment, toJsonParts } from '../../shared/json-fragments';
 import { serializeRepositorySummary, serializeUserSummary } from '../accounts/accounts.serializers';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
-import type { AlertView } from './alerts.service';
-import type { AdvisoryRecord, AdvisoryVulnerability } from './alerts.types';
+import type { AdvisoryRecord, AdvisoryVulnerability, AlertView } from './alerts.types';
 
 // REST shapes of spec §2.8–2.10 with reference.md's additions; every field present, null when
 // empty. The one place that knows them: what many alerts share (advisories, vulnerabilities,

@@ -1,46 +1,23 @@
 import type { Knex } from 'knex';
 import { repoPermissionAtLeast, type AccessStore } from '../../auth/access.store';
 import type { Principal } from '../../auth/principal';
-import type { BatchLookup } from '../../cache/cached-batch';
-import type { RowsAt } from '../../cache/cached-at-row-versions';
 import type { KeysetPage } from '../../database/keyset';
 import { withTransaction, type Executor } from '../../database/transaction';
-import { ConflictError, NotFoundError, ValidationError } from '../../errors/domain';
+import { NotFoundError, ValidationError } from '../../errors/domain';
 import { nowTimestamp } from '../../shared/time';
 import type { AccountsStore } from '../accounts/accounts.store';
-import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
+import type { RepositoryRecord } from '../accounts/accounts.types';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { AlertEvent, AlertEvents } from './alert-events';
+import { requestedTransition, transitionChanges } from './alert-lifecycle';
 import { alertViews } from './alert-views';
 import type { AdvisoriesStore } from './advisories.store';
-import type { AlertAssignees, AlertChanges, AlertsStore } from './alerts.store';
-import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertScope, AlertVisibility } from './alerts.types';
-
-/** An alert with everything its REST and GraphQL shapes show. */
-export interface AlertView {
-  alert: AlertRecord;
-  advisory: AdvisoryRecord;
-  vulnerability: AdvisoryVulnerability | null;
-  assignees: UserRecord[];
-  dismissedBy: UserRecord | null;
-  repository: RepositoryRecord;
-}
+import type { AlertsStore } from './alerts.store';
+import type { AdvisoryRecord, AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertReferences, AlertScope, AlertView, AlertVisibility } from './alerts.types';
 
 export interface AlertPage extends KeysetPage<AlertView> {
   /** The size of the whole list, when asked for. */
   total: number | undefined;
-}
-
-/**
- * The batch look-ups a page of alerts is built from (cached in composition.ts): alerts and
- * their assignees at the alert versions asked for, the records they refer to by id.
- */
-export interface AlertReferences {
-  alertsAt: RowsAt<AlertRecord>;
-  assigneesAt: RowsAt<AlertAssignees>;
-  advisoriesByIds: BatchLookup<AdvisoryRecord>;
-  repositoriesByIds: BatchLookup<RepositoryRecord>;
-  usersByIds: BatchLookup<UserRecord>;
 }
 
 /** The references as the stores answer them. */
@@ -136,12 +113,13 @@ export class DependencyAlertsService {
       if (!alert) throw new NotFoundError();
       const assigneeIds = patch.assignees === undefined ? undefined : await this.assigneeIdsFor(trx, repo, patch.assignees);
       const now = nowTimestamp();
-      const changes = patch.state === undefined ? {} : transition(alert, patch, principal, now);
       const senderId = principal.kind === 'user' ? principal.userId : null;
+      const transition = patch.state === undefined ? null : requestedTransition(alert, { ...patch, state: patch.state }, senderId);
       const events: AlertEvent[] = [];
-      if (Object.keys(changes).length > 0) {
+      if (transition !== null) {
+        const { changes, event } = transitionChanges(transition, now);
         await alerts.update(trx, alert.id, changes);
-        events.push({ alertId: alert.id, action: changes.state === 'dismissed' ? 'dismissed' : 'reopened', senderId });
+        if (event !== null) events.push({ alertId: alert.id, action: event, senderId });
       }
       if (assigneeIds !== undefined) {
         const current = (await alerts.assigneesAt(trx, [alert.id])).get(alert.id)?.userIds ?? [];
@@ -155,7 +133,7 @@ export class DependencyAlertsService {
       // The alert as changed, loaded once: for its events and for the answer.
       const changed = await current();
       await this.deps.events.record(trx, events, new Map([[alert.id, changed]]), now);
-      if (changes.state !== 'open') return changed;
+      if (transition?.action !== 'reopened') return changed;
       // Reopened: the next evaluation applies at once (the alert may be fixed already).
       await this.deps.engine.afterReopening(trx, repo.id, alert.id, now);
       return current();
@@ -191,25 +169,4 @@ export class DependencyAlertsService {
   private hydrate(db: Executor, alerts: AlertRecord[]): Promise<AlertView[]> {
     return alertViews(db, this.deps.references, alerts);
   }
-}
-
-/** The changes a requested state makes (spec §3, reference.md), or a 409. */
-function transition(alert: AlertRecord, patch: AlertPatch, principal: Principal, now: string): AlertChanges {
-  if (patch.state === 'dismissed') {
-    if (alert.state === 'dismissed') throw new ConflictError(`Alert ${alert.number} is already dismissed`);
-    if (alert.state !== 'open') throw new ConflictError(`Alert ${alert.number} is ${alert.state.replace('_', ' ')} and cannot be dismissed`);
-    return {
-      state: 'dismissed',
-      updated_at: now,
-      dismissed_at: now,
-      dismissed_by_id: principal.kind === 'user' ? principal.userId : null,
-      dismissed_reason: patch.dismissedReason ?? null,
-      dismissed_comment: patch.dismissedComment ?? null,
-    };
-  }
-  if (alert.state === 'fixed') throw new ConflictError(`Alert ${alert.number} is fixed and cannot be reopened`);
-  if (alert.state === 'open') return {};
-  return {
-    state: 'open', updated_at: now, dismissed_at: null, dismissed_by_id: null, dismissed_reason: null, dismissed_comment: null, auto_dismissed_at: null, auto_dismissed_by: null,
-  };
 }

@@ -5,7 +5,7 @@ import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import { chunksOf, VALUES_PER_IN_LIST } from '../../shared/chunks';
 import { SORT_COLUMN, alertListName, alertOrder } from './alerts.cursors';
-import type { AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertVisibility } from './alerts.types';
+import type { AlertAssignees, AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertState, AlertVisibility, AutoDismissal, DismissedReason } from './alerts.types';
 
 // The benchmark's world facts name alert lists through the store.
 export { alertListName } from './alerts.cursors';
@@ -31,12 +31,6 @@ function toAlert(r: Row): AlertRecord {
   };
 }
 
-/** An alert's assignees (user ids, ascending) as of one version of the alert. */
-export interface AlertAssignees {
-  version: number;
-  userIds: number[];
-}
-
 /** An advisory and one package it may name: what an alert's advisory facts are looked up by. */
 export interface AdvisoryPackage {
   advisoryId: number;
@@ -55,9 +49,10 @@ export interface AdvisoryFacts {
   has_patch: boolean;
 }
 
+/** The columns a transition writes (alert-lifecycle.ts says which). */
 export type AlertChanges = Partial<{
-  state: string; updated_at: string; fixed_at: string | null; auto_dismissed_at: string | null; auto_dismissed_by: string | null; dismissed_at: string | null;
-  dismissed_by_id: number | null; dismissed_reason: string | null; dismissed_comment: string | null;
+  state: AlertState; updated_at: string; fixed_at: string | null; auto_dismissed_at: string | null; auto_dismissed_by: AutoDismissal | null; dismissed_at: string | null;
+  dismissed_by_id: number | null; dismissed_reason: DismissedReason | null; dismissed_comment: string | null;
 }>;
 
 /** An alert row as a world file declares it, with the copies the store keeps. */

@@ -1,3 +1,7 @@
+import type { BatchLookup } from '../../cache/cached-batch';
+import type { RowsAt } from '../../cache/cached-at-row-versions';
+import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
+
 // Vocabulary of spec §3 and §4.4.
 export const ALERT_STATES = ['auto_dismissed', 'dismissed', 'fixed', 'open'] as const;
 export const DISMISSED_REASONS = ['fix_started', 'inaccurate', 'no_bandwidth', 'not_used', 'tolerable_risk'] as const;
@@ -139,4 +143,32 @@ export interface AlertPatch {
   dismissedReason?: DismissedReason;
   dismissedComment?: string | null;
   assignees?: string[];
+}
+
+/** An alert's assignees (user ids, ascending) as of one version of the alert. */
+export interface AlertAssignees {
+  version: number;
+  userIds: number[];
+}
+
+/** An alert with everything its REST and GraphQL shapes show. */
+export interface AlertView {
+  alert: AlertRecord;
+  advisory: AdvisoryRecord;
+  vulnerability: AdvisoryVulnerability | null;
+  assignees: UserRecord[];
+  dismissedBy: UserRecord | null;
+  repository: RepositoryRecord;
+}
+
+/**
+ * The batch look-ups a page of alerts is built from (cached in composition.ts): alerts and
+ * their assignees at the alert versions asked for, the records they refer to by id.
+ */
+export interface AlertReferences {
+  alertsAt: RowsAt<AlertRecord>;
+  assigneesAt: RowsAt<AlertAssignees>;
+  advisoriesByIds: BatchLookup<AdvisoryRecord>;
+  repositoriesByIds: BatchLookup<RepositoryRecord>;
+  usersByIds: BatchLookup<UserRecord>;
 }

@@ -7,9 +7,9 @@ import { Enterprise, Organization, Repository, toRepository, toUser } from '../.
 import { objectOf } from '../../accounts/graphql/node';
 import { advisoryUrls } from '../../advisories/advisories.serializers';
 import { alertUrls } from '../alerts.serializers';
-import type { AlertPage, AlertView } from '../alerts.service';
+import type { AlertPage } from '../alerts.service';
 import { alertCursor } from '../alerts.cursors';
-import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest } from '../alerts.types';
+import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertView } from '../alerts.types';
 import { alertListRequestOf, alertPatchOf } from './alert.args';
 import type { DismissedReason } from './alert.enums';
 import {

@@ -1,4 +1,6 @@
-import { stepsFor, type Verdict } from '../../src/modules/alert-engine/alert-decisions';
+import { ConflictError } from '../../src/errors/domain';
+import { requestedTransition, stepsFor, transitionChanges, type Verdict } from '../../src/modules/dependency-alerts/alert-lifecycle';
+import type { AlertState } from '../../src/modules/dependency-alerts/alerts.types';
 import type { TriageFacts, TriagePolicy } from '../../src/modules/auto-triage/triage-policy';
 
 // The lifecycle table (reference.md Part 2 "Alert lifecycle") as the engine decides it, with
@@ -59,5 +61,69 @@ describe('the engine\'s lifecycle decisions', () => {
   it('leaves an alert a person just reopened open in that evaluation', () => {
     expect(stepsFor({ state: 'open', autoDismissedBy: null }, verdict(), rule, true)).toEqual([]);
     expect(actions(stepsFor({ state: 'open', autoDismissedBy: null }, verdict({ vulnerable: false }), rule, true))).toEqual([['fixed', 'fixed', null]]);
+  });
+});
+
+describe('people\'s transitions (#27)', () => {
+  const alert = (state: AlertState) => ({ number: 3, state });
+  const refused = (state: AlertState, to: 'dismissed' | 'open') => {
+    try {
+      requestedTransition(alert(state), { state: to }, 5);
+    } catch (error) {
+      return error instanceof ConflictError ? error.message : error;
+    }
+    return undefined;
+  };
+
+  it('dismisses an open alert with the reason and comment given, by the sender', () => {
+    expect(requestedTransition(alert('open'), { state: 'dismissed', dismissedReason: 'tolerable_risk', dismissedComment: 'fine' }, 5))
+      .toEqual({ action: 'dismissed', dismissedById: 5, reason: 'tolerable_risk', comment: 'fine' });
+    expect(requestedTransition(alert('open'), { state: 'dismissed' }, null)).toEqual({ action: 'dismissed', dismissedById: null, reason: null, comment: null });
+  });
+
+  it('reopens a dismissed or auto-dismissed alert; an open one stays as it is', () => {
+    expect(requestedTransition(alert('dismissed'), { state: 'open' }, 5)).toEqual({ action: 'reopened' });
+    expect(requestedTransition(alert('auto_dismissed'), { state: 'open' }, 5)).toEqual({ action: 'reopened' });
+    expect(requestedTransition(alert('open'), { state: 'open' }, 5)).toBeNull();
+  });
+
+  it('answers 409 to what the lifecycle does not allow', () => {
+    expect(refused('dismissed', 'dismissed')).toBe('Alert 3 is already dismissed');
+    expect(refused('fixed', 'dismissed')).toBe('Alert 3 is fixed and cannot be dismissed');
+    expect(refused('auto_dismissed', 'dismissed')).toBe('Alert 3 is auto dismissed and cannot be dismissed');
+    expect(refused('fixed', 'open')).toBe('Alert 3 is fixed and cannot be reopened');
+  });
+});
+
+describe('what a transition writes', () => {
+  const now = '2026-12-01T00:00:00Z';
+
+  it('writes a person\'s dismissal and reopening, each with its event', () => {
+    expect(transitionChanges({ action: 'dismissed', dismissedById: 5, reason: 'not_used', comment: null }, now)).toEqual({
+      changes: { state: 'dismissed', updated_at: now, dismissed_at: now, dismissed_by_id: 5, dismissed_reason: 'not_used', dismissed_comment: null },
+      event: 'dismissed',
+    });
+    expect(transitionChanges({ action: 'reopened' }, now)).toEqual({
+      changes: {
+        state: 'open', updated_at: now, dismissed_at: null, dismissed_by_id: null, dismissed_reason: null, dismissed_comment: null, auto_dismissed_at: null, auto_dismissed_by: null,
+      },
+      event: 'reopened',
+    });
+  });
+
+  it('writes the engine\'s steps, each with its event; a change of reason alone has none and keeps updated_at', () => {
+    const write = (step: ReturnType<typeof stepsFor>[number]) => transitionChanges(step, now);
+    expect(write({ action: 'created', state: 'open', autoDismissedBy: null })).toEqual({ changes: {}, event: 'created' });
+    expect(write({ action: 'fixed', state: 'fixed', autoDismissedBy: null })).toEqual({
+      changes: { state: 'fixed', updated_at: now, fixed_at: now, auto_dismissed_at: null, auto_dismissed_by: null }, event: 'fixed',
+    });
+    expect(write({ action: 'reintroduced', state: 'open', autoDismissedBy: null })).toEqual({ changes: { state: 'open', updated_at: now, fixed_at: null }, event: 'reintroduced' });
+    expect(write({ action: 'auto_dismissed', state: 'auto_dismissed', autoDismissedBy: 'preset' })).toEqual({
+      changes: { state: 'auto_dismissed', updated_at: now, auto_dismissed_at: now, auto_dismissed_by: 'preset' }, event: 'auto_dismissed',
+    });
+    expect(write({ action: 'auto_reopened', state: 'open', autoDismissedBy: null })).toEqual({
+      changes: { state: 'open', updated_at: now, auto_dismissed_at: null, auto_dismissed_by: null }, event: 'auto_reopened',
+    });
+    expect(write({ action: null, state: 'auto_dismissed', autoDismissedBy: 'withdrawal' })).toEqual({ changes: { auto_dismissed_by: 'withdrawal' }, event: null });
   });
 });
