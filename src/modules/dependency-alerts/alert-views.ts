@@ -1,6 +1,7 @@
 import type { Executor } from '../../database/transaction';
 import type { AlertReferences, AlertView } from './alerts.service';
-import type { AdvisoryRecord, AdvisoryVulnerability, AlertRecord } from './alerts.types';
+import type { AdvisoryRecord, AdvisoryVulnerability } from '../advisories/advisories.types';
+import type { AlertRecord } from './alerts.types';
 
 /**
  * The vulnerability entry an alert shows as `security_vulnerability`: the row its dependency

@@ -12,9 +12,10 @@ import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { AlertEvent, AlertEvents } from './alert-events';
 import { alertViews } from './alert-views';
-import type { AdvisoriesStore } from './advisories.store';
+import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store';
 import type { AlertAssignees, AlertChanges, AlertsStore } from './alerts.store';
-import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertScope, AlertVisibility } from './alerts.types';
+import type { AdvisoryRecord, AdvisoryVulnerability } from '../advisories/advisories.types';
+import type { AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertScope, AlertVisibility } from './alerts.types';
 
 /** An alert with everything its REST and GraphQL shapes show. */
 export interface AlertView {
@@ -44,7 +45,7 @@ export interface AlertReferences {
 }
 
 /** The references as the stores answer them. */
-export function storeReferences(stores: { alerts: AlertsStore; advisories: AdvisoriesStore; accounts: AccountsStore }): AlertReferences {
+export function storeReferences(stores: { alerts: AlertsStore; advisories: AdvisoryLookupStore; accounts: AccountsStore }): AlertReferences {
   return {
     alertsAt: (db, keys) => stores.alerts.findByIds(db, keys.map((key) => key.id)),
     assigneesAt: (db, keys) => stores.alerts.assigneesAt(db, keys.map((key) => key.id)),
