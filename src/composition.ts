@@ -21,9 +21,10 @@ import { AttestationsStore } from './modules/attestations/attestations.store';
 import { AttestationTrust } from './modules/attestations/attestation-trust';
 import { AttestationVerdicts } from './modules/attestations/attestation-verdicts';
 import { AttestationAudit } from './modules/attestations/attestation-audit';
-import { AdvisoriesStore } from './modules/dependency-alerts/advisories.store';
 import { AdvisoriesService } from './modules/advisories/advisories.service';
 import { GlobalAdvisoriesStore } from './modules/advisories/advisories.store';
+import { AdvisoryLookupStore } from './modules/advisories/advisories.lookup-store';
+import { AdvisoriesWorldStore } from './modules/advisories/advisories.world-store';
 import { matchableRanges } from './modules/advisories/affects-matching';
 import { AlertsStore } from './modules/dependency-alerts/alerts.store';
 import { DependencyAlertsService, storeReferences } from './modules/dependency-alerts/alerts.service';
@@ -117,8 +118,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const tokens = new TokensService({ db, accounts, tokens: tokenStore });
   const attestationStore = new AttestationsStore();
   const attestationVerdicts = new AttestationVerdicts(options.attestationTrust ?? new AttestationTrust());
-  const alertStore = new AlertsStore();
-  const advisoryStore = new AdvisoriesStore();
+  const advisoryStore = new AdvisoryLookupStore();
+  const alertStore = new AlertsStore({ advisories: advisoryStore });
   const snapshotStore = new DependencySnapshotsStore();
   const autoTriageStore = new AutoTriageStore();
   const triagePolicies = new StoreTriagePolicies({ store: autoTriageStore });
@@ -129,12 +130,13 @@ export function createServices(database: Database, options: ServiceOptions = {})
     snapshots: snapshotStore,
     dependencyIndex: new DependencyIndexStore(),
     store: new AlertEngineStore(),
+    advisories: advisoryStore,
     packageRows: (trx, keys) => globalAdvisoryStore.rowsOfPackages(trx, keys),
     ranges: matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)),
     events: alertEvents,
     policies: options.triagePolicies ?? triagePolicies,
   });
-  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine, events: new AdvisoryEvents({ advisories: advisoryStore, outbox }) });
+  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine, events: new AdvisoryEvents({ advisories: advisoryStore, alerts: alertStore, outbox }) });
   const webhooksStore = new WebhooksStore();
 
   const tokensAt = cachedTokenLookup(tokenStore);
@@ -190,7 +192,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     /** Auto-triage's answer to the alert engine: which alerts a rule or preset dismisses, per repository. */
     triagePolicies,
     world: new WorldLoader({
-      db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, snapshots: snapshotStore, autoTriage: autoTriageStore, alertEngine,
+      db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, advisories: new AdvisoriesWorldStore(), snapshots: snapshotStore, autoTriage: autoTriageStore, alertEngine,
       webhooks: webhooksStore,
     }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),

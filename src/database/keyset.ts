@@ -78,6 +78,20 @@ export function orderBy(query: Knex.QueryBuilder, columns: readonly KeysetColumn
   }
 }
 
+/** A page of a keyset-ordered list as both doors ask for it (REST query, GraphQL arguments): validated, in domain terms. */
+export interface KeysetListRequest<Filters, Sort> {
+  filters: Filters;
+  sort: Sort;
+  direction: 'asc' | 'desc';
+  perPage: number;
+  after?: string | undefined;
+  before?: string | undefined;
+  /** The last page (GraphQL `last` without `before`). */
+  fromEnd?: boolean | undefined;
+  /** Also count the whole list (GraphQL totalCount). */
+  withTotal?: boolean | undefined;
+}
+
 export interface KeysetPage<T> {
   items: T[];
   /** Cursor of the last item when more follow. */

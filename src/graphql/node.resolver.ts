@@ -4,7 +4,8 @@ import { decodeNodeId } from '../shared/node-id';
 import { Node } from '../modules/accounts/graphql/node';
 import { toEnterprise, toOrganization, toRepository, toTeam, toUser } from '../modules/accounts/graphql/account.types';
 import { toAttestation } from '../modules/attestations/graphql/attestation.resolver';
-import { toDependencyAlert, toSecurityAdvisory } from '../modules/dependency-alerts/graphql/alert.resolver';
+import { toSecurityAdvisory } from '../modules/advisories/graphql/advisory.types';
+import { toDependencyAlert } from '../modules/dependency-alerts/graphql/alert.resolver';
 import { toRole } from '../modules/org-roles/graphql/role.resolver';
 import type { GraphQLContext } from './context';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../errors/http.responses';
 import { repositorySummarySchema, teamSummarySchema, userSummarySchema } from '../modules/accounts/accounts.responses';
-import { globalAdvisorySchema, globalVulnerabilitySchema } from '../modules/advisories/advisories.responses';
+import { advisorySchema, globalAdvisorySchema, globalVulnerabilitySchema, vulnerabilitySchema } from '../modules/advisories/advisories.responses';
 import { presetsSchema, ruleSchema } from '../modules/auto-triage/auto-triage.responses';
 import { attestationCreatedSchema, attestationListSchema, attestationSchema } from '../modules/attestations/attestations.responses';
 import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/dependency-graph.responses';
-import { advisorySchema, alertSchema, alertWithRepositorySchema, vulnerabilitySchema } from '../modules/dependency-alerts/alerts.responses';
+import { alertSchema, alertWithRepositorySchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
 import { mintedTokenSchema, tokenPreviewSchema } from '../modules/oidc-tokens/oidc-tokens.responses';
 import { deliveryDetailSchema, deliverySchema, hookSchema } from '../modules/webhooks/webhooks.responses';

@@ -1,7 +1,8 @@
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../http/pagination';
 import {
-  ARTIFACT_REGISTRIES, CLASSIFICATIONS, ECOSYSTEMS, RELATIONSHIPS, RUNTIME_RISKS, SEVERITIES, ALERT_STATES,
+  ARTIFACT_REGISTRIES, CLASSIFICATIONS, RELATIONSHIPS, RUNTIME_RISKS, SEVERITIES, ALERT_STATES,
 } from '../modules/dependency-alerts/alerts.types';
+import { ECOSYSTEMS } from '../modules/advisories/ecosystems';
 
 // Descriptions of path and query parameters: what a zod refinement checks but JSON Schema
 // cannot say (a comma-separated list's values, an integer's range), from the same constants.

@@ -6,8 +6,9 @@ import { MAX_BUNDLE_BYTES } from '../../src/modules/attestations/attestations.sc
 import { MAX_CONDITION_VALUES, MAX_REPO_RULES, MAX_RULE_NAME } from '../../src/modules/auto-triage/auto-triage.schemas';
 import { MAX_ASSIGNEES, MAX_DISMISSED_COMMENT, MAX_LIST_ITEMS, MAX_LIST_PARAMETER_LENGTH } from '../../src/modules/dependency-alerts/alerts.schemas';
 import {
-  ARTIFACT_REGISTRIES, CLASSIFICATIONS, DISMISSED_REASONS, ECOSYSTEMS, RELATIONSHIPS, RUNTIME_RISKS, SEVERITIES,
+  ARTIFACT_REGISTRIES, CLASSIFICATIONS, DISMISSED_REASONS, RELATIONSHIPS, RUNTIME_RISKS, SEVERITIES,
 } from '../../src/modules/dependency-alerts/alerts.types';
+import { ECOSYSTEMS } from '../../src/modules/advisories/ecosystems';
 import { MAX_CLAIM_KEYS, MAX_CLAIM_KEY_LENGTH, MAX_CUSTOM_PROPERTY_NAME_LENGTH } from '../../src/shared/names';
 import { errorBodyProblems } from '../helpers/error-body';
 import { DEMO_OWNER_TOKEN, demoWorld } from '../helpers/operations';

@@ -1,7 +1,8 @@
 import { compileAffected } from '../../src/modules/advisories/versions';
 import type { MatchableRange } from '../../src/modules/advisories/affects-matching';
 import type { TriageFacts, TriagePolicy } from '../../src/modules/auto-triage/triage-policy';
-import type { AdvisoryTraits, EngineAlert, VulnerabilityTraits } from '../../src/modules/alert-engine/alert-engine.store';
+import type { AdvisoryTraits, VulnerabilityTraits } from '../../src/modules/advisories/advisories.types';
+import type { EngineAlert } from '../../src/modules/alert-engine/alert-engine.store';
 import { matchable, matchFindings, preferred, raisingFindings, rowIdsByPackage, type Finding } from '../../src/modules/alert-engine/alert-findings';
 import { AdvisoryFacts, planTransitions, type Plan, type PlanningInput } from '../../src/modules/alert-engine/alert-planning';
 import type { MatchableDependency } from '../../src/modules/alert-engine/dependency-index.store';

@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import type { Executor } from '../../database/transaction';
 import { nowTimestamp } from '../../shared/time';
 import type { AdvisoryReevaluation } from '../alert-engine/alert-reevaluation';
-import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import type { AdvisoryEventAction, AdvisoryEvents } from './advisory-events';
 import type { EpssScore, ImportedAdvisory } from './osv';
 import { vulnerabilityColumns, type StoredVulnerability } from './stored-vulnerabilities';
@@ -15,6 +14,13 @@ import { chunksOf } from '../../shared/chunks';
 // wrote (the alert engine finds the repositories concerned).
 
 export type UpsertOutcome = 'imported' | 'updated' | 'unchanged';
+
+/** What keeps the alerts' copies of advisory facts in step with a write (the alerts store). */
+export interface AlertCopies {
+  refreshAdvisoryFacts(db: Executor, advisoryIds: readonly number[]): Promise<void>;
+  /** Percentages by advisory id: only advisories with alerts are written. */
+  refreshEpss(db: Executor, percentages: ReadonlyMap<number, number | null>): Promise<void>;
+}
 
 /** The stored form of a time: seconds, UTC (the advisories table's timestamps). */
 function seconds(timestamp: string): string {
@@ -81,7 +87,7 @@ export interface AdvisoryWrite {
 }
 
 export class AdvisoryImportStore {
-  constructor(private readonly deps: { alerts: AlertsStore; reevaluation: AdvisoryReevaluation; events: AdvisoryEvents }) {}
+  constructor(private readonly deps: { alerts: AlertCopies; reevaluation: AdvisoryReevaluation; events: AdvisoryEvents }) {}
 
   /** The stored `modified` of each id present: null for advisories of world files. */
   async modifiedByIds(db: Executor, svcsaIds: readonly string[]): Promise<Map<string, string | null>> {
@@ -201,11 +207,9 @@ export class AdvisoryImportStore {
       const score = byCve.get(row.cve_id)!;
       await trx('advisories').where('id', row.id).update({ epss_percentage: score.epss, epss_percentile: String(score.percentile) });
     }
-    // Alerts keep a copy of the EPSS percentage: only advisories with alerts need it refreshed (one look-up per batch).
-    // No re-evaluation: what auto-triage looks at (TriageFacts) does not include EPSS.
-    const withAlerts: Array<{ advisory_id: number }> = changed.length === 0 ? [] : await trx('dependency_alerts').whereIn('advisory_id', changed.map((row) => row.id)).distinct('advisory_id');
-    const percentages = new Map(changed.map((row) => [Number(row.id), byCve.get(row.cve_id)!.epss]));
-    for (const { advisory_id: id } of withAlerts) await this.deps.alerts.refreshEpss(trx, Number(id), percentages.get(Number(id)) ?? null);
+    // Alerts keep a copy of the EPSS percentage. No re-evaluation: what auto-triage looks at
+    // (TriageFacts) does not include EPSS.
+    await this.deps.alerts.refreshEpss(trx, new Map(changed.map((row) => [Number(row.id), byCve.get(row.cve_id)!.epss])));
     return changed.length;
   }
 }

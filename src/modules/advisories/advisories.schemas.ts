@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { cursorQuery } from '../../http/pagination';
 import type { InputContext } from '../../http/validate';
-import { ECOSYSTEMS } from '../dependency-alerts/alerts.types';
-import { epssFilter, epssPercentage } from '../dependency-alerts/alerts.schemas';
+import { ECOSYSTEMS } from './ecosystems';
+import { epssFilter, epssPercentage } from './epss-filter';
 import { parseVersion } from './versions';
 import {
   ADVISORY_SEVERITIES, ADVISORY_SORTS, ADVISORY_TYPES, DEFAULT_ADVISORY_TYPES, MAX_AFFECTS,

@@ -1,8 +1,39 @@
-import { serializeAdvisory, serializeVulnerability } from '../dependency-alerts/alerts.serializers';
-import type { GlobalAdvisory, GlobalVulnerability } from './advisories.types';
+import type { AdvisoryRecord, AdvisoryVulnerability, GlobalAdvisory, GlobalVulnerability } from './advisories.types';
 
-// The global advisory's REST shape (advisories.responses.ts): spec §2.9 as alerts show it, with
-// the global list's `first_patched_version` as a string, and its own fields.
+// The advisory's REST shapes (advisories.responses.ts): spec §2.9 as alerts and security_advisory
+// events show it; the global advisory, with the global list's `first_patched_version` as a
+// string, and its own fields.
+
+export function serializeVulnerability(v: AdvisoryVulnerability) {
+  return {
+    package: { ecosystem: v.ecosystem, name: v.packageName },
+    severity: v.severity,
+    vulnerable_version_range: v.vulnerableVersionRange,
+    first_patched_version: v.firstPatchedVersion === null ? null : { identifier: v.firstPatchedVersion },
+  };
+}
+
+/** §2.9 security advisory. */
+export function serializeAdvisory(a: AdvisoryRecord) {
+  return {
+    svcsa_id: a.svcsaId,
+    cve_id: a.cveId,
+    summary: a.summary,
+    description: a.description,
+    vulnerabilities: a.vulnerabilities.map(serializeVulnerability),
+    severity: a.severity,
+    cvss: { vector_string: a.cvssVectorString, score: a.cvssScore ?? 0 },
+    cvss_severities: a.cvssSeverities,
+    epss: a.epssPercentage === null ? null : { percentage: a.epssPercentage, percentile: a.epssPercentile },
+    cwes: a.cwes,
+    identifiers: a.identifiers,
+    references: a.references,
+    published_at: a.publishedAt,
+    updated_at: a.updatedAt,
+    withdrawn_at: a.withdrawnAt,
+    classification: a.classification,
+  };
+}
 
 /** The advisory's own URLs, under the base the request used. */
 export function advisoryUrls(base: string, svcsaId: string) {

@@ -3,8 +3,7 @@ import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import { parseJsonColumn } from '../../shared/json';
 import { advisoryListName, advisoryOrder, sortValuesOf } from './advisories.cursors';
-import type { AdvisoryFilters, AdvisoryListRequest, TimeRange } from './advisories.types';
-import type { EpssFilter } from '../dependency-alerts/alerts.types';
+import type { AdvisoryFilters, AdvisoryListRequest, EpssFilter, TimeRange } from './advisories.types';
 import type { OsvRange } from './osv';
 import { chunksOf } from '../../shared/chunks';
 
@@ -39,8 +38,8 @@ export type AdvisoryIdPage = KeysetPage<number> & { total: number | undefined };
 
 /**
  * The global advisory list's reads (the rows the importer and world files write): which
- * advisories, by id. Whole advisories come from the alerts' batch look-up (the service's
- * `advisoriesByIds`, cached per reference version in composition.ts).
+ * advisories, by id. Whole advisories come from advisories.lookup-store.ts, as alerts' do (the
+ * service's `advisoriesByIds`, cached per reference version in composition.ts).
  */
 export class GlobalAdvisoriesStore {
   /** The id of the advisory with this svcsa_id, if any. */

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { nowTimestamp } from '../../shared/time';
-import type { AdvisoriesStore } from '../dependency-alerts/advisories.store';
-import { serializeAdvisory } from '../dependency-alerts/alerts.serializers';
+import type { Executor } from '../../database/transaction';
+import type { AdvisoryLookupStore } from './advisories.lookup-store';
+import { serializeAdvisory } from './advisories.serializers';
 import type { Outbox } from '../webhook-delivery/outbox';
 
 // `security_advisory` webhook events (interfaces.md Part 2 "Webhooks"): an advisory published,
@@ -19,26 +20,27 @@ function webhookAdvisory(advisory: ReturnType<typeof serializeAdvisory>) {
   return { cvss, cwes, description, svcsa_id, identifiers, published_at, references, severity, summary, updated_at, vulnerabilities, withdrawn_at };
 }
 
+/** Who has alerts of advisories (the alerts store). */
+export interface AlertedOrganizations {
+  /** By advisory then organization. */
+  organizationsAlertedBy(db: Executor, advisoryIds: readonly number[]): Promise<Array<{ advisoryId: number; orgId: number }>>;
+}
+
 export class AdvisoryEvents {
-  constructor(private readonly deps: { advisories: AdvisoriesStore; outbox: Outbox }) {}
+  constructor(private readonly deps: { advisories: AdvisoryLookupStore; alerts: AlertedOrganizations; outbox: Outbox }) {}
 
   /** Records the events of these advisories (by id) for every organization they affect. */
   async record(trx: Knex.Transaction, actions: ReadonlyMap<number, AdvisoryEventAction>): Promise<void> {
     if (actions.size === 0) return;
-    const affected: Array<{ advisory_id: number; org_id: number }> = await trx('dependency_alerts as a')
-      .join('repositories as r', 'r.id', 'a.repo_id')
-      .join('organizations as o', 'o.account_id', 'r.owner_id')
-      .whereIn('a.advisory_id', [...actions.keys()])
-      .distinct('a.advisory_id', 'o.account_id as org_id')
-      .orderBy([{ column: 'a.advisory_id' }, { column: 'org_id' }]);
+    const affected = await this.deps.alerts.organizationsAlertedBy(trx, [...actions.keys()]);
     if (affected.length === 0) return;
-    const records = await this.deps.advisories.findByIds(trx, [...new Set(affected.map((r) => Number(r.advisory_id)))]);
+    const records = await this.deps.advisories.findByIds(trx, [...new Set(affected.map((r) => r.advisoryId))]);
     const now = nowTimestamp();
-    await this.deps.outbox.insert(trx, affected.flatMap(({ advisory_id: advisoryId, org_id: orgId }) => {
-      const record = records.get(Number(advisoryId));
+    await this.deps.outbox.insert(trx, affected.flatMap(({ advisoryId, orgId }) => {
+      const record = records.get(advisoryId);
       if (record === undefined) return [];
       return [{
-        event: 'security_advisory', action: actions.get(Number(advisoryId))!, repo_id: null, org_id: Number(orgId), alert_id: null, sender_id: null,
+        event: 'security_advisory', action: actions.get(advisoryId)!, repo_id: null, org_id: orgId, alert_id: null, sender_id: null,
         created_at: now, payload: JSON.stringify({ security_advisory: webhookAdvisory(serializeAdvisory(record)) }),
       }];
     }));

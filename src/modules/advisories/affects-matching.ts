@@ -1,5 +1,5 @@
 import type { BatchLookup } from '../../cache/cached-batch';
-import { ECOSYSTEMS } from '../dependency-alerts/alerts.types';
+import { ECOSYSTEMS } from './ecosystems';
 import type { PackageRow, StoredVulnerableRange } from './advisories.store';
 import type { AffectedPackage, Ecosystem } from './advisories.types';
 import { affectedVersionsOf } from './stored-vulnerabilities';

@@ -2,39 +2,14 @@ import type { Knex } from 'knex';
 import { lockForUpdate } from '../../database/dialect';
 import type { Executor } from '../../database/transaction';
 import { chunksOf } from '../../shared/chunks';
-import { parseJsonColumn } from '../../shared/json';
 import type { AlertChanges } from '../dependency-alerts/alerts.store';
 import type { AlertRecord, AlertState, AutoDismissal } from '../dependency-alerts/alerts.types';
 
-// The alert engine's reads and writes of alerts and advisories, in the evaluating transaction.
+// The alert engine's reads and writes of alerts, in the evaluating transaction (it reads
+// advisories through the advisories' look-ups, advisories.lookup-store.ts).
 
 /** Keys per statement: well under every dialect's bound-parameter limit. */
 const CHUNK = 500;
-
-/** What an evaluation needs of an advisory. */
-export interface AdvisoryTraits {
-  id: number;
-  svcsaId: string;
-  cveId: string | null;
-  severity: string;
-  classification: string;
-  /** reviewed | unreviewed | malware: only reviewed and malware advisories raise alerts. */
-  type: string;
-  withdrawn: boolean;
-  epssPercentage: number | null;
-  cweIds: string[];
-}
-
-/** A vulnerability row's identity and patch, for has_patch and the alert's matching entry. */
-export interface VulnerabilityTraits {
-  id: number;
-  advisoryId: number;
-  ecosystem: string;
-  packageName: string;
-  /** The name normalized per ecosystem (what repository_dependencies.normalized_name holds). */
-  packageKey: string;
-  hasPatch: boolean;
-}
 
 /** An alert as the engine compares it: the record's identity, finding and state, with the copies the lists filter on. */
 export type EngineAlert = Pick<AlertRecord,
@@ -101,39 +76,6 @@ export class AlertEngineStore {
       found.push(...(await db('dependency_alerts').whereIn('advisory_id', chunk).select(ENGINE_ALERT_COLUMNS)).map(engineAlertOf));
     }
     return found.sort((a, b) => a.repoId - b.repoId || a.number - b.number);
-  }
-
-  async advisoriesByIds(db: Executor, ids: readonly number[]): Promise<Map<number, AdvisoryTraits>> {
-    const found = new Map<number, AdvisoryTraits>();
-    const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows = await db('advisories').whereIn('id', unique.slice(i, i + CHUNK))
-        .select('id', 'svcsa_id', 'cve_id', 'severity', 'classification', 'type', 'withdrawn_at', 'epss_percentage', 'cwes');
-      for (const r of rows) {
-        found.set(Number(r.id), {
-          id: Number(r.id), svcsaId: r.svcsa_id, cveId: r.cve_id ?? null, severity: r.severity, classification: r.classification, type: r.type,
-          withdrawn: r.withdrawn_at !== null && r.withdrawn_at !== undefined, epssPercentage: r.epss_percentage === null ? null : Number(r.epss_percentage),
-          cweIds: parseJsonColumn<Array<{ cwe_id: string }>>(r.cwes, []).map((c) => c.cwe_id),
-        });
-      }
-    }
-    return found;
-  }
-
-  /** Every vulnerability row of these advisories, in id order. */
-  async vulnerabilitiesOf(db: Executor, advisoryIds: readonly number[]): Promise<VulnerabilityTraits[]> {
-    const found: VulnerabilityTraits[] = [];
-    const unique = [...new Set(advisoryIds)];
-    for (let i = 0; i < unique.length; i += CHUNK) {
-      const rows = await db('advisory_vulnerabilities').whereIn('advisory_id', unique.slice(i, i + CHUNK)).orderBy('id')
-        .select('id', 'advisory_id', 'ecosystem', 'package_name', 'package_key', 'first_patched_version');
-      for (const r of rows) {
-        found.push({
-          id: Number(r.id), advisoryId: Number(r.advisory_id), ecosystem: r.ecosystem, packageName: r.package_name, packageKey: r.package_key, hasPatch: r.first_patched_version !== null,
-        });
-      }
-    }
-    return found.sort((a, b) => a.id - b.id);
   }
 
   /** The highest alert number of each repository that has alerts. */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { BatchLookup } from '../../cache/cached-batch';
 import type { MatchableRange } from '../advisories/affects-matching';
 import type { PackageRow } from '../advisories/advisories.store';
+import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store';
 import type { TriagePolicies, TriagePolicy } from '../auto-triage/triage-policy';
 import type { AlertEvent, AlertEvents, EventRow } from '../dependency-alerts/alert-events';
 import { transitionChanges } from '../dependency-alerts/alert-lifecycle';
@@ -34,6 +35,8 @@ export interface AlertEngineDeps {
   /** Every repository's matchable current dependencies, kept in step with its snapshots. */
   dependencyIndex: DependencyIndexStore;
   store: AlertEngineStore;
+  /** What evaluations read of advisories and their vulnerability rows. */
+  advisories: Pick<AdvisoryLookupStore, 'traitsByIds' | 'vulnerabilityTraitsOf'>;
   /** The vulnerability rows of packages, through the (ecosystem, package_key) index. */
   packageRows: (db: Knex.Transaction, keys: ReadonlyMap<string, readonly string[]>) => Promise<PackageRow[]>;
   /** Vulnerability rows by id, compiled for matching. */
@@ -71,11 +74,11 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
   async advisories(trx: Knex.Transaction, advisoryIds: readonly number[], now: string): Promise<void> {
     const { store, snapshots, dependencyIndex } = this.deps;
     if (advisoryIds.length === 0) return;
-    const vulnerabilities = await store.vulnerabilitiesOf(trx, advisoryIds);
+    const vulnerabilities = await this.deps.advisories.vulnerabilityTraitsOf(trx, advisoryIds);
     const held = await dependencyIndex.holding(trx, vulnerabilities.map((v) => ({ ecosystem: v.ecosystem, normalizedName: v.packageKey })));
     const repoIds = [...held.keys(), ...await store.repositoriesAlertedBy(trx, advisoryIds)];
     if (repoIds.length === 0) return;
-    const advisories = await store.advisoriesByIds(trx, advisoryIds);
+    const advisories = await this.deps.advisories.traitsByIds(trx, advisoryIds);
     const owners = await store.lockRepositories(trx, repoIds);
     const locked = [...owners.keys()];
     const policies = await this.deps.policies.forRepositories(trx, locked);
@@ -123,8 +126,8 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
     if (applied !== undefined) await this.deps.dependencyIndex.sync(trx, repoId, dependencies);
     const matched = await this.findings(trx, dependencies);
     const all = await store.alertsOf(trx, repoId);
-    const advisories = await store.advisoriesByIds(trx, [...all.map((a) => a.advisoryId), ...matched.map((f) => f.advisoryId)]);
-    const facts = new AdvisoryFacts(advisories, await store.vulnerabilitiesOf(trx, [...advisories.keys()]), ownerId);
+    const advisories = await this.deps.advisories.traitsByIds(trx, [...all.map((a) => a.advisoryId), ...matched.map((f) => f.advisoryId)]);
+    const facts = new AdvisoryFacts(advisories, await this.deps.advisories.vulnerabilityTraitsOf(trx, [...advisories.keys()]), ownerId);
     return { repoId, plans: planTransitions({ alerts: all, findings: raisingFindings(matched, advisories), hasSnapshot, facts, policy, reopened }), facts };
   }
 

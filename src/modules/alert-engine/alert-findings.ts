@@ -1,8 +1,9 @@
 import type { MatchableRange } from '../advisories/affects-matching';
+import type { AdvisoryTraits } from '../advisories/advisories.types';
+import { ECOSYSTEMS } from '../advisories/ecosystems';
 import { matchVersion, normalizePackageName, type Ecosystem } from '../advisories/versions';
-import { ECOSYSTEMS } from '../dependency-alerts/alerts.types';
 import type { CurrentDependency } from '../dependency-graph/dependency-graph.types';
-import type { AdvisoryTraits, EngineAlert } from './alert-engine.store';
+import type { EngineAlert } from './alert-engine.store';
 import type { MatchableDependency } from './dependency-index.store';
 
 // The alert engine's findings, as pure functions over plain data: which current dependencies

@@ -1,7 +1,8 @@
+import type { AdvisoryTraits, VulnerabilityTraits } from '../advisories/advisories.types';
 import type { TriageFacts, TriagePolicy } from '../auto-triage/triage-policy';
 import { stepsFor, type Step, type Verdict } from '../dependency-alerts/alert-lifecycle';
 import { vulnerabilityOf } from '../dependency-alerts/alert-views';
-import type { AdvisoryTraits, AlertCopies, AlertRefresh, EngineAlert, RefreshedColumns, VulnerabilityTraits } from './alert-engine.store';
+import type { AlertCopies, AlertRefresh, EngineAlert, RefreshedColumns } from './alert-engine.store';
 import { alertFindingKey, type Finding } from './alert-findings';
 
 // The alert engine's planning, as pure functions over what it read: each alert of a repository

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ECOSYSTEMS, SCOPES, SEVERITIES } from '../dependency-alerts/alerts.types';
+import { ECOSYSTEMS } from '../advisories/ecosystems';
+import { SCOPES, SEVERITIES } from '../dependency-alerts/alerts.types';
 import { ORG_ENFORCEMENTS, RULE_ACTIONS } from './auto-triage.types';
 
 // Response schemas of the auto-triage operations (interfaces.md Part 2 "Auto-triage rules").

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { integerString, pathName } from '../../http/params';
 import type { InputContext } from '../../http/validate';
 import { storableText } from '../../shared/storable-text';
-import { ECOSYSTEMS, SCOPES, SEVERITIES } from '../dependency-alerts/alerts.types';
+import { ECOSYSTEMS } from '../advisories/ecosystems';
+import { SCOPES, SEVERITIES } from '../dependency-alerts/alerts.types';
 import { ORG_ENFORCEMENTS, REPO_ENFORCEMENTS, RULE_ACTIONS, type RuleConditions, type RuleInput, type RulePatch } from './auto-triage.types';
 
 // Request schemas of the auto-triage operations (interfaces.md Part 2 "Auto-triage rules"):

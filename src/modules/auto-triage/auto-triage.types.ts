@@ -1,4 +1,5 @@
-import type { ECOSYSTEMS, SCOPES, SEVERITIES } from '../dependency-alerts/alerts.types';
+import type { ECOSYSTEMS } from '../advisories/ecosystems';
+import type { SCOPES, SEVERITIES } from '../dependency-alerts/alerts.types';
 
 // Auto-triage's vocabulary (interfaces.md Part 2 "Auto-triage rules").
 

@@ -4,9 +4,11 @@ import { integerString, pathName } from '../../http/params';
 import { MAX_CURSOR_LENGTH, cursorQuery } from '../../http/pagination';
 import type { InputContext } from '../../http/validate';
 import {
-  ARTIFACT_REGISTRIES, CLASSIFICATIONS, DISMISSED_REASONS, ECOSYSTEMS, RELATIONSHIPS, RUNTIME_RISKS, SCOPES, SEVERITIES, SORTS,
-  type AlertFilters, type AlertListRequest, type AlertPatch, type EpssFilter,
+  ARTIFACT_REGISTRIES, CLASSIFICATIONS, DISMISSED_REASONS, RELATIONSHIPS, RUNTIME_RISKS, SCOPES, SEVERITIES, SORTS,
+  type AlertFilters, type AlertListRequest, type AlertPatch,
 } from './alerts.types';
+import { ECOSYSTEMS } from '../advisories/ecosystems';
+import { epssFilter, epssPercentage } from '../advisories/epss-filter';
 
 // Request schemas of #23–#27: the filters of spec §4.4, each value checked, so a value
 // outside an enumeration is a 422 naming the parameter, never an empty list.
@@ -36,16 +38,6 @@ const PARAMETER_LENGTH_MESSAGE = `must be at most ${MAX_LIST_PARAMETER_LENGTH} c
 const valueList = <T extends z.ZodType<string, string>>(item: T) =>
   z.array(item).min(1).max(MAX_LIST_ITEMS, `must list at most ${MAX_LIST_ITEMS} values`).refine(fitsOneParameter, PARAMETER_LENGTH_MESSAGE);
 
-const NUMBER = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
-const unitNumber = (text: string) => (NUMBER.test(text) ? Number(text) : Number.NaN);
-const inUnitRange = (n: number) => Number.isFinite(n) && n >= 0 && n <= 1;
-const EPSS_MESSAGE = 'must be n, >n, <n, >=n, <=n or n..n with n from 0.0 to 1.0';
-
-/** Every bound from 0.0 to 1.0, a range from its lower bound up. */
-function isEpssInRange(filter: EpssFilter): boolean {
-  return filter.op === 'between' ? inUnitRange(filter.from) && inUnitRange(filter.to) && filter.from <= filter.to : inUnitRange(filter.value);
-}
-
 /**
  * The filters of spec §4.4 on the domain level, each rule written once: REST parses its
  * query strings into these, GraphQL passes its arguments to them. Messages name the fields
@@ -64,7 +56,6 @@ const FILTER_VALUES = {
   runtimeRisk: valueList(enumItem(RUNTIME_RISKS)),
 };
 
-export const epssFilter = z.custom<EpssFilter>().refine(isEpssInRange, EPSS_MESSAGE);
 const assigneeFilter = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('any') }),
   z.object({ kind: z.literal('none') }),
@@ -92,18 +83,6 @@ function commaList<T extends z.ZodType<string[], string[]>>(values: T) {
     .transform((value) => value.split(',').map((v) => v.trim()))
     .pipe(values);
 }
-
-/** `n`, `>n`, `<n`, `>=n`, `<=n` or `n..n`, n from 0.0 to 1.0. */
-export const epssPercentage = z.string().transform((text, ctx): EpssFilter => {
-  const range = /^([^.]*\.?[^.]*)\.\.(.+)$/.exec(text);
-  const match = range ? undefined : /^(>=|<=|>|<)?(.+)$/.exec(text);
-  const filter: EpssFilter | undefined = range
-    ? { op: 'between', from: unitNumber(range[1]!), to: unitNumber(range[2]!) }
-    : match ? { op: (match[1] ?? '=') as '=' | '>' | '<' | '>=' | '<=', value: unitNumber(match[2]!) } : undefined;
-  if (filter && isEpssInRange(filter)) return filter;
-  ctx.addIssue({ code: 'custom', message: EPSS_MESSAGE });
-  return z.NEVER;
-});
 
 const assignee = z.string().max(MAX_LIST_PARAMETER_LENGTH, PARAMETER_LENGTH_MESSAGE).transform((text, ctx): NonNullable<AlertFilters['assignee']> => {
   if (text === '*') return { kind: 'any' };

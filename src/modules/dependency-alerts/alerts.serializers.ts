@@ -1,42 +1,13 @@
 import { JsonFragment, toJsonParts } from '../../shared/json-fragments';
 import { serializeRepositorySummary, serializeUserSummary } from '../accounts/accounts.serializers';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
-import type { AdvisoryRecord, AdvisoryVulnerability, AlertView } from './alerts.types';
+import { serializeAdvisory, serializeVulnerability } from '../advisories/advisories.serializers';
+import type { AdvisoryRecord, AdvisoryVulnerability } from '../advisories/advisories.types';
+import type { AlertView } from './alerts.types';
 
-// REST shapes of spec §2.8–2.10 with reference.md's additions; every field present, null when
-// empty. The one place that knows them: what many alerts share (advisories, vulnerabilities,
+// REST shapes of spec §2.8 and §2.10 with reference.md's additions (the advisory's, §2.9, is
+// advisories.serializers.ts's); every field present, null when empty. The one place that knows them: what many alerts share (advisories, vulnerabilities,
 // repositories, users) comes in as fragments, serialized once and cached (composition.ts).
-
-export function serializeVulnerability(v: AdvisoryVulnerability) {
-  return {
-    package: { ecosystem: v.ecosystem, name: v.packageName },
-    severity: v.severity,
-    vulnerable_version_range: v.vulnerableVersionRange,
-    first_patched_version: v.firstPatchedVersion === null ? null : { identifier: v.firstPatchedVersion },
-  };
-}
-
-/** §2.9 security advisory. */
-export function serializeAdvisory(a: AdvisoryRecord) {
-  return {
-    svcsa_id: a.svcsaId,
-    cve_id: a.cveId,
-    summary: a.summary,
-    description: a.description,
-    vulnerabilities: a.vulnerabilities.map(serializeVulnerability),
-    severity: a.severity,
-    cvss: { vector_string: a.cvssVectorString, score: a.cvssScore ?? 0 },
-    cvss_severities: a.cvssSeverities,
-    epss: a.epssPercentage === null ? null : { percentage: a.epssPercentage, percentile: a.epssPercentile },
-    cwes: a.cwes,
-    identifiers: a.identifiers,
-    references: a.references,
-    published_at: a.publishedAt,
-    updated_at: a.updatedAt,
-    withdrawn_at: a.withdrawnAt,
-    classification: a.classification,
-  };
-}
 
 /** The serialized parts alerts share, spliced into each alert as they are. */
 export interface AlertFragments {

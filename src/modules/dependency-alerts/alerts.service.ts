@@ -11,9 +11,10 @@ import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { AlertEvent, AlertEvents } from './alert-events';
 import { requestedTransition, transitionChanges } from './alert-lifecycle';
 import { alertViews } from './alert-views';
-import type { AdvisoriesStore } from './advisories.store';
+import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store';
+import type { AdvisoryRecord } from '../advisories/advisories.types';
 import type { AlertsStore } from './alerts.store';
-import type { AdvisoryRecord, AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertReferences, AlertScope, AlertView, AlertVisibility } from './alerts.types';
+import type { AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertReferences, AlertScope, AlertView, AlertVisibility } from './alerts.types';
 
 export interface AlertPage extends KeysetPage<AlertView> {
   /** The size of the whole list, when asked for. */
@@ -21,7 +22,7 @@ export interface AlertPage extends KeysetPage<AlertView> {
 }
 
 /** The references as the stores answer them. */
-export function storeReferences(stores: { alerts: AlertsStore; advisories: AdvisoriesStore; accounts: AccountsStore }): AlertReferences {
+export function storeReferences(stores: { alerts: AlertsStore; advisories: AdvisoryLookupStore; accounts: AccountsStore }): AlertReferences {
   return {
     alertsAt: (db, keys) => stores.alerts.findByIds(db, keys.map((key) => key.id)),
     assigneesAt: (db, keys) => stores.alerts.assigneesAt(db, keys.map((key) => key.id)),

@@ -5,6 +5,7 @@ import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import { chunksOf, VALUES_PER_IN_LIST } from '../../shared/chunks';
 import { SORT_COLUMN, alertListName, alertOrder } from './alerts.cursors';
+import { advisoryPackageKey, type AdvisoryLookupStore, type AdvisoryPackage } from '../advisories/advisories.lookup-store';
 import type { AlertAssignees, AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertState, AlertVisibility, AutoDismissal, DismissedReason } from './alerts.types';
 
 // The benchmark's world facts name alert lists through the store.
@@ -30,15 +31,6 @@ function toAlert(r: Row): AlertRecord {
     vulnerabilityId: r.vulnerability_id === null || r.vulnerability_id === undefined ? null : Number(r.vulnerability_id), autoDismissedBy: r.auto_dismissed_by ?? null,
   };
 }
-
-/** An advisory and one package it may name: what an alert's advisory facts are looked up by. */
-export interface AdvisoryPackage {
-  advisoryId: number;
-  ecosystem: string;
-  packageName: string;
-}
-
-export const advisoryPackageKey = (p: AdvisoryPackage): string => `${p.advisoryId}\u0000${p.ecosystem}\u0000${p.packageName}`;
 
 /** What an alert row copies from its advisory (see the migration). */
 export interface AdvisoryFacts {
@@ -78,6 +70,9 @@ export interface WorldAlert extends AdvisoryFacts {
 }
 
 export class AlertsStore {
+  /** The advisories' look-ups: what alerts copy of their advisory comes from there. */
+  constructor(private readonly deps: { advisories: Pick<AdvisoryLookupStore, 'packageFactsOf'> }) {}
+
   /**
    * One page of alerts in keyset order, filtered in SQL, each named by id and version. The
    * list indexes cover the filters and the sort; the version is read from the table for the
@@ -151,52 +146,37 @@ export class AlertsStore {
   }
 
   /**
-   * Advisory ids by svcsa_id, for those that exist. Keyed by the database's strings: a caller's
-   * may be slices of a larger text (a world file's) that a kept key would hold in memory.
-   */
-  async advisoryIds(db: Executor, svcsaIds: readonly string[]): Promise<Map<string, number>> {
-    const ids = new Map<string, number>();
-    for (const chunk of chunksOf([...new Set(svcsaIds)], VALUES_PER_IN_LIST)) {
-      for (const row of await db('advisories').whereIn('svcsa_id', chunk).select('id', 'svcsa_id')) ids.set(row.svcsa_id, Number(row.id));
-    }
-    return ids;
-  }
-
-  /**
-   * The advisory facts alerts on these packages copy, by `advisoryPackageKey` (two statements
-   * per chunk of advisories). `covered` says whether the advisory names the package at all (a
-   * world file may not declare an alert it does not cover).
+   * The advisory facts alerts on these packages copy, by `advisoryPackageKey` (the advisories'
+   * look-up, two statements per chunk of advisories). `covered` says whether the advisory names
+   * the package at all (a world file may not declare an alert it does not cover).
    */
   async advisoryFactsOf(db: Executor, packages: readonly AdvisoryPackage[]): Promise<Map<string, AdvisoryFacts & { covered: boolean }>> {
     const out = new Map<string, AdvisoryFacts & { covered: boolean }>();
-    for (const chunk of chunksOf([...new Set(packages.map((p) => p.advisoryId))], VALUES_PER_IN_LIST)) {
-      const advisories = new Map<number, Row>((await db('advisories').whereIn('id', chunk).select('id', 'severity', 'classification', 'epss_percentage')).map((a: Row) => [Number(a.id), a]));
-      // An advisory's first vulnerability on a package (by id) says whether a patch exists.
-      // Its key is built from the database's strings, and answered as the key: callers may keep
-      // it (a world load, for the whole load), and a caller's strings may hold on to more.
-      const firstPatched = new Map<string, { key: string; version: string | null }>();
-      const vulnerabilities = await db('advisory_vulnerabilities').whereIn('advisory_id', chunk).orderBy('id').select('advisory_id', 'ecosystem', 'package_name', 'first_patched_version');
-      for (const v of vulnerabilities) {
-        const key = advisoryPackageKey({ advisoryId: Number(v.advisory_id), ecosystem: v.ecosystem, packageName: v.package_name });
-        if (!firstPatched.has(key)) firstPatched.set(key, { key, version: v.first_patched_version });
-      }
-      for (const p of packages) {
-        const advisory = advisories.get(p.advisoryId); // absent: in another chunk, or no such advisory
-        if (advisory === undefined) continue;
-        const key = advisoryPackageKey(p);
-        const patched = firstPatched.get(key);
-        const epss = advisory.epss_percentage === null ? null : Number(advisory.epss_percentage);
-        out.set(patched?.key ?? key, {
-          severity: advisory.severity,
-          classification: advisory.classification,
-          epss_percentage: epss,
-          epss_sort: epss ?? -1,
-          has_patch: patched !== undefined && patched.version !== null,
-          covered: patched !== undefined,
-        });
-      }
+    for (const [key, facts] of await this.deps.advisories.packageFactsOf(db, packages)) {
+      out.set(key, {
+        severity: facts.severity,
+        classification: facts.classification,
+        epss_percentage: facts.epssPercentage,
+        epss_sort: facts.epssPercentage ?? -1,
+        has_patch: facts.hasPatch,
+        covered: facts.covered,
+      });
     }
     return out;
+  }
+
+  /**
+   * The organizations with alerts of these advisories, by advisory then organization: whom an
+   * advisory's security_advisory events go to.
+   */
+  async organizationsAlertedBy(db: Executor, advisoryIds: readonly number[]): Promise<Array<{ advisoryId: number; orgId: number }>> {
+    const rows: Array<{ advisory_id: number; org_id: number }> = await db('dependency_alerts as a')
+      .join('repositories as r', 'r.id', 'a.repo_id')
+      .join('organizations as o', 'o.account_id', 'r.owner_id')
+      .whereIn('a.advisory_id', [...advisoryIds])
+      .distinct('a.advisory_id', 'o.account_id as org_id')
+      .orderBy([{ column: 'a.advisory_id' }, { column: 'org_id' }]);
+    return rows.map((r) => ({ advisoryId: Number(r.advisory_id), orgId: Number(r.org_id) }));
   }
 
   async maxNumber(db: Executor, repoId: number): Promise<number> {
@@ -205,14 +185,20 @@ export class AlertsStore {
   }
 
   /**
-   * After an advisory's EPSS scores changed: its alerts' copies of the percentage follow (only
-   * those: the other copies, has_patch above all, depend on the vulnerability each alert matched).
+   * After advisories' EPSS scores changed (percentage by advisory id): their alerts' copies of
+   * the percentage follow (only those: the other copies, has_patch above all, depend on the
+   * vulnerability each alert matched). Only advisories with alerts are written (one look-up per batch).
    */
-  async refreshEpss(db: Executor, advisoryId: number, percentage: number | null): Promise<void> {
-    await db('dependency_alerts')
-      .where('advisory_id', advisoryId)
-      .whereRaw('epss_percentage is distinct from ?', [percentage])
-      .update({ epss_percentage: percentage, epss_sort: percentage ?? -1, version: db.raw('version + 1') });
+  async refreshEpss(db: Executor, percentages: ReadonlyMap<number, number | null>): Promise<void> {
+    if (percentages.size === 0) return;
+    const withAlerts: Array<{ advisory_id: number }> = await db('dependency_alerts').whereIn('advisory_id', [...percentages.keys()]).distinct('advisory_id');
+    for (const { advisory_id: id } of withAlerts) {
+      const percentage = percentages.get(Number(id)) ?? null;
+      await db('dependency_alerts')
+        .where('advisory_id', Number(id))
+        .whereRaw('epss_percentage is distinct from ?', [percentage])
+        .update({ epss_percentage: percentage, epss_sort: percentage ?? -1, version: db.raw('version + 1') });
+    }
   }
 
   /** After advisories changed: their alerts' copies follow, and their versions move. */

@@ -1,12 +1,13 @@
 import type { BatchLookup } from '../../cache/cached-batch';
 import type { RowsAt } from '../../cache/cached-at-row-versions';
+import type { KeysetListRequest } from '../../database/keyset';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
+import type { AdvisoryRecord, AdvisoryVulnerability, EpssFilter } from '../advisories/advisories.types';
 
 // Vocabulary of spec §3 and §4.4.
 export const ALERT_STATES = ['auto_dismissed', 'dismissed', 'fixed', 'open'] as const;
 export const DISMISSED_REASONS = ['fix_started', 'inaccurate', 'no_bandwidth', 'not_used', 'tolerable_risk'] as const;
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-export const ECOSYSTEMS = ['composer', 'go', 'maven', 'npm', 'nuget', 'pip', 'pub', 'rubygems', 'rust'] as const;
 export const RELATIONSHIPS = ['unknown', 'direct', 'transitive', 'inconclusive'] as const;
 export const SCOPES = ['development', 'runtime'] as const;
 export const CLASSIFICATIONS = ['general', 'malware'] as const;
@@ -47,50 +48,8 @@ export interface AlertRecord {
 
 export type AutoDismissal = 'rule' | 'preset' | 'withdrawal';
 
-export interface AdvisoryVulnerability {
-  /** The advisory_vulnerabilities row: what a computed alert matched. */
-  id: number;
-  ecosystem: string;
-  packageName: string;
-  severity: string;
-  vulnerableVersionRange: string;
-  firstPatchedVersion: string | null;
-  /** The global list's field (src/modules/advisories); alerts do not show it. */
-  vulnerableFunctions: string[];
-}
-
-export interface AdvisoryRecord {
-  id: number;
-  svcsaId: string;
-  cveId: string | null;
-  classification: string;
-  summary: string;
-  description: string;
-  severity: string;
-  cvssVectorString: string | null;
-  cvssScore: number | null;
-  cvssSeverities: { cvss_v3: unknown; cvss_v4: unknown };
-  epssPercentage: number | null;
-  epssPercentile: string | null;
-  cwes: Array<{ cwe_id: string; name: string }>;
-  identifiers: Array<{ type: string; value: string }>;
-  references: Array<{ url: string }>;
-  publishedAt: string;
-  updatedAt: string;
-  withdrawnAt: string | null;
-  // The global list's fields (src/modules/advisories); alerts do not show them.
-  type: 'reviewed' | 'unreviewed' | 'malware';
-  reviewedAt: string | null;
-  nvdPublishedAt: string | null;
-  sourceCodeLocation: string | null;
-  credits: Array<{ name: string; type: string | null; contact: string[] }>;
-  vulnerabilities: AdvisoryVulnerability[];
-}
-
 /** Which alerts a list covers: one repository, one organization, or several organizations. */
 export type AlertScope = { kind: 'repo'; repoId: number } | { kind: 'owners'; ownerIds: number[] };
-
-export type EpssFilter = { op: '=' | '>' | '<' | '>=' | '<='; value: number } | { op: 'between'; from: number; to: number };
 
 export interface AlertFilters {
   classification?: string[];
@@ -117,18 +76,7 @@ export interface AlertVisibility {
 }
 
 /** A list of alerts as both doors ask for it (REST query, GraphQL arguments): validated, in domain terms. */
-export interface AlertListRequest {
-  filters: AlertFilters;
-  sort: AlertSort;
-  direction: 'asc' | 'desc';
-  perPage: number;
-  after?: string | undefined;
-  before?: string | undefined;
-  /** The last page (GraphQL `last` without `before`). */
-  fromEnd?: boolean | undefined;
-  /** Also count the whole list (GraphQL totalCount). */
-  withTotal?: boolean | undefined;
-}
+export type AlertListRequest = KeysetListRequest<AlertFilters, AlertSort>;
 
 /** The alert a change is about (#27). */
 export interface AlertRef {

@@ -1,11 +1,13 @@
 import { withBulkCache } from '../../database/dialect';
 import { nameKey } from '../accounts/accounts.store';
-import { advisoryPackageKey, type AdvisoryFacts, type AdvisoryPackage, type AlertsStore, type WorldAlert } from '../dependency-alerts/alerts.store';
+import { advisoryPackageKey, type AdvisoryPackage } from '../advisories/advisories.lookup-store';
+import type { AdvisoryFacts, WorldAlert } from '../dependency-alerts/alerts.store';
 import {
   assigneesOf, changesFromWorld, findAlertsByIdentity, findAlertsByNumber, identityKeyOf, insertAlerts, insertNewAlertsAssignees, numberKeyOf,
   deferListIndexes, replaceAssignees, updateAlert, type NewWorldAlert, type StoredWorldAlert,
 } from '../dependency-alerts/alerts.world-store';
 import type { SectionContext } from './world.accounts';
+import type { AdvisoryStores } from './world.security';
 import type { WorldAlertDeclaration } from './world.schema';
 import type { AlertBatch, WorldSource } from './world.source';
 import { fail, storedTimestamp as ts } from './world.support';
@@ -30,9 +32,9 @@ interface Resolved {
  * They are written a batch at a time: one read of the stored rows, one multi-row insert,
  * updates only for rows that differ, and the assignee sets of the whole batch.
  */
-export async function loadAlerts(ctx: SectionContext, source: WorldSource, store: AlertsStore, onProgress: (done: number) => void): Promise<void> {
+export async function loadAlerts(ctx: SectionContext, source: WorldSource, stores: AdvisoryStores, onProgress: (done: number) => void): Promise<void> {
   const isBulk = source.alertCount >= BULK_LOAD_ALERTS;
-  const writer = new AlertBatchWriter(ctx, store, isBulk);
+  const writer = new AlertBatchWriter(ctx, stores, isBulk);
   let done = 0;
   const advance = (count: number) => {
     const thousands = Math.floor((done + count) / 1000);
@@ -87,7 +89,7 @@ class AlertBatchWriter {
   private readonly nextNumbers = new Map<number, number>();
   private rebuildIndexes: (() => Promise<void>) | undefined;
 
-  constructor(private readonly ctx: SectionContext, private readonly store: AlertsStore, private readonly isBulk: boolean) {}
+  constructor(private readonly ctx: SectionContext, private readonly stores: AdvisoryStores, private readonly isBulk: boolean) {}
 
   /** Builds again the indexes a bulk insert dropped. */
   async finish(): Promise<void> {
@@ -194,7 +196,7 @@ class AlertBatchWriter {
     const unknownIds = run.map((d) => d.alert.advisory).filter((svcsaId) => !this.advisoryIds.has(svcsaId));
     // The store's keys (its strings): one from the file is a slice of a 64 KB chunk of it, which
     // a kept key would hold in memory for the whole load.
-    for (const [svcsaId, id] of await this.store.advisoryIds(trx, unknownIds)) this.advisoryIds.set(svcsaId, id);
+    for (const [svcsaId, id] of await this.stores.advisories.idsBySvcsaIds(trx, unknownIds)) this.advisoryIds.set(svcsaId, id);
     for (const svcsaId of unknownIds) if (!this.advisoryIds.has(svcsaId)) this.advisoryIds.set(svcsaId, undefined);
     const unknownFacts = new Map<string, AdvisoryPackage>();
     for (const { alert: a } of run) {
@@ -205,13 +207,13 @@ class AlertBatchWriter {
       if (!this.facts.has(key)) unknownFacts.set(key, wanted);
     }
     // The store's keys, as for the ids above.
-    for (const [key, found] of await this.store.advisoryFactsOf(trx, [...unknownFacts.values()])) this.facts.set(key, found);
+    for (const [key, found] of await this.stores.alerts.advisoryFactsOf(trx, [...unknownFacts.values()])) this.facts.set(key, found);
     for (const key of unknownFacts.keys()) if (!this.facts.has(key)) this.facts.set(key, undefined);
   }
 
   /** The next free number of a repository: after every number the file or the database uses. */
   private async nextNumber(repoId: number): Promise<number> {
-    const next = this.nextNumbers.get(repoId) ?? (await this.store.maxNumber(this.ctx.trx, repoId)) + 1;
+    const next = this.nextNumbers.get(repoId) ?? (await this.stores.alerts.maxNumber(this.ctx.trx, repoId)) + 1;
     this.nextNumbers.set(repoId, next + 1);
     return next;
   }

@@ -6,6 +6,7 @@ import type { AccountsStore } from '../accounts/accounts.store';
 import type { AttestationsStore } from '../attestations/attestations.store';
 import type { AlertReevaluation, SnapshotEvaluation } from '../alert-engine/alert-reevaluation';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
+import type { AdvisoriesWorldStore } from '../advisories/advisories.world-store';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import type { OrgRolesStore } from '../org-roles/org-roles.store';
 import { declarationKey, type TokensService } from '../tokens/tokens.service';
@@ -62,7 +63,7 @@ const WORLD_TABLES = [
 export class WorldLoader {
   constructor(
     private readonly deps: {
-      db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore;
+      db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; advisories: AdvisoriesWorldStore;
       snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore; alertEngine: AlertReevaluation & SnapshotEvaluation; webhooks: WebhooksStore;
     },
   ) {}
@@ -100,10 +101,10 @@ export class WorldLoader {
         await loadTeamRepositories(ctx, world.teams);
         await loadRoles(ctx, world.organization_roles);
         await loadRoleAssignments(ctx, world.role_assignments);
-        await loadAdvisories(ctx, world.advisories, this.deps.alerts);
+        await loadAdvisories(ctx, world.advisories, this.deps);
         // Written: 20,000 advisories of 1–3 KB need not stay in memory while a million alerts load.
         world.advisories = [];
-        await loadAlerts(ctx, source, this.deps.alerts, (done) => progress(`alerts: ${done}/${source.alertCount}`));
+        await loadAlerts(ctx, source, this.deps, (done) => progress(`alerts: ${done}/${source.alertCount}`));
         alertsParsed = true;
         await loadAttestations(ctx, world.attestations, this.deps.attestations);
         // Rules first: the snapshots' evaluation then dismisses what they match as it creates it.

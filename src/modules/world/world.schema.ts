@@ -8,12 +8,12 @@ import { repoConditions, ruleAction, ruleName } from '../auto-triage/auto-triage
 import { ORG_ENFORCEMENTS } from '../auto-triage/auto-triage.types';
 import { hookConfigSchema } from '../webhooks/webhooks.schemas';
 import { WEBHOOK_EVENTS } from '../webhooks/webhooks.types';
+import { ECOSYSTEMS } from '../advisories/ecosystems';
 
 // The world-file format of interfaces.md, strict: an unknown key is an error that names it.
 // Enumerations are the spec's; a value outside them would make an API answer lie.
 
 export const REPO_PERMISSIONS = ['read', 'triage', 'write', 'maintain', 'admin'] as const;
-export const ECOSYSTEMS = ['composer', 'go', 'maven', 'npm', 'nuget', 'pip', 'pub', 'rubygems', 'rust'] as const;
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export const ALERT_STATES = ['auto_dismissed', 'dismissed', 'fixed', 'open'] as const;
 export const DISMISSED_REASONS = ['fix_started', 'inaccurate', 'no_bandwidth', 'not_used', 'tolerable_risk'] as const;

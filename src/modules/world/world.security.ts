@@ -5,15 +5,22 @@ import type { AttestationsStore } from '../attestations/attestations.store';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import { nameKey } from '../accounts/accounts.store';
 import type { SectionContext } from './world.accounts';
-import { storedWorldVulnerability, VULNERABILITY_COLUMNS, vulnerabilityColumns, type StoredVulnerability } from '../advisories/stored-vulnerabilities';
+import type { AdvisoriesWorldStore, WorldAdvisory } from '../advisories/advisories.world-store';
+import { storedWorldVulnerability } from '../advisories/stored-vulnerabilities';
 import { chunksOf } from '../../shared/chunks';
-import { fail, replaceSets, storedTimestamp } from './world.support';
+import { fail, storedTimestamp } from './world.support';
 import type { World } from './world.schema';
 
 const ts = storedTimestamp;
 
-export async function loadAdvisories(ctx: SectionContext, advisories: World['advisories'], alerts: AlertsStore): Promise<void> {
-  for (const chunk of chunksOf([...advisories.entries()], ADVISORIES_PER_CHUNK)) await loadAdvisoryChunk(ctx.trx, chunk, alerts);
+/** The stores a world's advisories are written through. */
+export interface AdvisoryStores {
+  advisories: AdvisoriesWorldStore;
+  alerts: AlertsStore;
+}
+
+export async function loadAdvisories(ctx: SectionContext, advisories: World['advisories'], stores: AdvisoryStores): Promise<void> {
+  for (const chunk of chunksOf([...advisories.entries()], ADVISORIES_PER_CHUNK)) await loadAdvisoryChunk(ctx.trx, chunk, stores);
 }
 
 // 20 columns a row: 4,000 bound parameters an upsert.
@@ -24,8 +31,8 @@ const ADVISORIES_PER_CHUNK = 200;
  * checked in file order, then one upsert, one read of their ids, their vulnerability sets
  * replaced together, their alerts' copies refreshed. A svcsa_id given twice keeps its last entry.
  */
-async function loadAdvisoryChunk(trx: Knex.Transaction, chunk: Array<[number, World['advisories'][number]]>, alerts: AlertsStore): Promise<void> {
-  const declared = new Map<string, { values: Record<string, unknown>; vulnerabilities: Array<StoredVulnerability & { severity: string }> }>();
+async function loadAdvisoryChunk(trx: Knex.Transaction, chunk: Array<[number, World['advisories'][number]]>, stores: AdvisoryStores): Promise<void> {
+  const declared = new Map<string, WorldAdvisory>();
   for (const [i, a] of chunk) {
     const entry = `advisories[${i}] "${a.svcsa_id}"`;
     const vulnerabilities = a.vulnerabilities.map((v, j) => {
@@ -35,15 +42,8 @@ async function loadAdvisoryChunk(trx: Knex.Transaction, chunk: Array<[number, Wo
     // A later entry wins, in the earlier one's place (its id), as when written one by one.
     declared.set(a.svcsa_id, { values: advisoryColumns(a), vulnerabilities });
   }
-  const rows = [...declared].map(([svcsaId, { values }]) => ({ svcsa_id: svcsaId, ...values }));
-  await trx('advisories').insert(rows).onConflict('svcsa_id').merge(Object.keys(rows[0]!).filter((column) => column !== 'svcsa_id'));
-  const ids = await alerts.advisoryIds(trx, [...declared.keys()]);
-  const sets = new Map([...declared].map(([svcsaId, { vulnerabilities }]) => {
-    const id = ids.get(svcsaId)!;
-    return [id, vulnerabilities.map(({ severity, ...v }) => vulnerabilityColumns(id, severity, v))];
-  }));
-  await replaceSets(trx, 'advisory_vulnerabilities', 'advisory_id', sets, VULNERABILITY_COLUMNS);
-  await alerts.refreshAdvisoryFacts(trx, [...ids.values()]);
+  const ids = await stores.advisories.upsertChunk(trx, declared);
+  await stores.alerts.refreshAdvisoryFacts(trx, [...ids.values()]);
 }
 
 /** The advisories columns a world entry sets (all but svcsa_id, its key). */

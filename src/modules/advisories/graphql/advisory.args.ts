@@ -1,14 +1,26 @@
 import { ArgsType, Field } from 'type-graphql';
 import { givenArgs, parseArgs } from '../../../graphql/arguments';
 import { ConnectionArgs, windowOf } from '../../../graphql/relay';
-import { epssFilterOf } from '../../dependency-alerts/graphql/alert.args';
-import { AdvisoryType, Ecosystem, SecurityAdvisorySort, Severity, SortDirection } from '../../dependency-alerts/graphql/alert.enums';
-import { EpssFilter } from '../../dependency-alerts/graphql/alert.types';
+import { BadRequestError } from '../../../errors/domain';
+import { SortDirection } from '../../../graphql/sort-direction';
 import { ADVISORY_QUERY_INPUT, advisoryListChecks, affectedPackageOf, toAdvisoryFilters } from '../advisories.schemas';
-import type { AdvisoryListRequest } from '../advisories.types';
+import type { AdvisoryListRequest, EpssFilter } from '../advisories.types';
+import { AdvisoryType, Ecosystem, SecurityAdvisorySort, Severity } from './advisory.enums';
+import { EpssFilter as EpssFilterInput } from './advisory.types';
 import { timeFilterText } from '../time-filter';
 
 // securityAdvisories(...): the REST list's filters as arguments, checked by the same domain rules.
+
+const COMPARISONS = { equals: '=', greaterThan: '>', lessThan: '<', atLeast: '>=', atMost: '<=' } as const;
+
+/** The EPSS input object as the domain's filter: one comparison, or atLeast and atMost for a range. */
+export function epssFilterOf(input: EpssFilterInput): EpssFilter {
+  const given = (Object.keys(COMPARISONS) as Array<keyof typeof COMPARISONS>).filter((key) => input[key] !== undefined && input[key] !== null);
+  if (given.length === 2 && input.atLeast != null && input.atMost != null) return { op: 'between', from: input.atLeast, to: input.atMost };
+  const [key] = given;
+  if (given.length !== 1 || key === undefined) throw new BadRequestError('epssPercentage takes one comparison, or atLeast and atMost together.');
+  return { op: COMPARISONS[key], value: input[key]! };
+}
 
 @ArgsType()
 export class SecurityAdvisoryArgs extends ConnectionArgs {
@@ -23,8 +35,8 @@ export class SecurityAdvisoryArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: `Published: ${timeFilterText}.` }) published?: string;
   @Field(() => String, { nullable: true, description: `Updated: ${timeFilterText}.` }) updated?: string;
   @Field(() => String, { nullable: true, description: `Published or updated: ${timeFilterText}.` }) modified?: string;
-  @Field(() => EpssFilter, { nullable: true, description: 'A condition on the EPSS percentage.' }) epssPercentage?: EpssFilter;
-  @Field(() => EpssFilter, { nullable: true, description: 'A condition on the EPSS percentile.' }) epssPercentile?: EpssFilter;
+  @Field(() => EpssFilterInput, { nullable: true, description: 'A condition on the EPSS percentage.' }) epssPercentage?: EpssFilterInput;
+  @Field(() => EpssFilterInput, { nullable: true, description: 'A condition on the EPSS percentile.' }) epssPercentile?: EpssFilterInput;
   @Field(() => SecurityAdvisorySort, { defaultValue: SecurityAdvisorySort.PUBLISHED, description: 'The order.' }) sort!: SecurityAdvisorySort;
   @Field(() => SortDirection, { defaultValue: SortDirection.DESC, description: 'The direction.' }) direction!: SortDirection;
 }

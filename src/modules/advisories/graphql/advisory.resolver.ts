@@ -2,12 +2,10 @@ import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
 import { parseArgs } from '../../../graphql/arguments';
 import { toConnection, type Connection } from '../../../graphql/relay';
-import { toSecurityAdvisory } from '../../dependency-alerts/graphql/alert.resolver';
-import { SecurityAdvisory } from '../../dependency-alerts/graphql/alert.types';
 import { advisoryCursor } from '../advisories.cursors';
 import { ADVISORY_INPUT, advisoryPath } from '../advisories.schemas';
 import { advisoryListRequestOf, SecurityAdvisoryArgs } from './advisory.args';
-import { SecurityAdvisoryConnection } from './advisory.types';
+import { SecurityAdvisory, SecurityAdvisoryConnection, toSecurityAdvisory } from './advisory.types';
 
 /** The global advisory database on Query: public reference data, with or without a token. */
 @Resolver()

@@ -1,7 +1,7 @@
-import type { ECOSYSTEMS } from '../../dependency-alerts/alerts.types';
+import type { Ecosystem } from '../ecosystems';
 
-/** An ecosystem of the spec (npm, pip, maven, …), the names orgsec stores. */
-export type Ecosystem = (typeof ECOSYSTEMS)[number];
+/** The spec's ecosystem names (npm, pip, maven, …), not OSV's (PyPI, Maven, …). */
+export type { Ecosystem };
 
 /** One OSV range event, verbatim: exactly one of these keys is set. */
 export type OsvEvent = { introduced: string } | { fixed: string } | { last_affected: string } | { limit: string };

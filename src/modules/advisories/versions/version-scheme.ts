@@ -1,7 +1,7 @@
-import type { ECOSYSTEMS } from '../../dependency-alerts/alerts.types';
+import type { Ecosystem } from '../ecosystems';
 
 /** The spec's ecosystem names (npm, pip, maven, …), not OSV's (PyPI, Maven, …). */
-export type Ecosystem = (typeof ECOSYSTEMS)[number];
+export type { Ecosystem };
 
 /**
  * One ecosystem's version order. `parse` answers undefined for a string that is not a version

@@ -2,23 +2,13 @@ import { BadRequestError } from '../../../errors/domain';
 import { givenArgs, parseArgs } from '../../../graphql/arguments';
 import { windowOf } from '../../../graphql/relay';
 import { ALERT_INPUT, ALERT_QUERY_INPUT, alertListChecks, alertPatch } from '../alerts.schemas';
-import type { AlertFilters, AlertListRequest, AlertPatch, EpssFilter } from '../alerts.types';
+import { epssFilterOf } from '../../advisories/graphql/advisory.args';
+import type { AlertFilters, AlertListRequest, AlertPatch } from '../alerts.types';
 import type {
-  DependencyAlertArgs, EpssFilter as EpssFilterInput, OrganizationDependencyAlertArgs, RepositoryDependencyAlertArgs, UpdateDependencyAlertInput,
+  DependencyAlertArgs, OrganizationDependencyAlertArgs, RepositoryDependencyAlertArgs, UpdateDependencyAlertInput,
 } from './alert.types';
 
 type AnyAlertListArgs = DependencyAlertArgs & Partial<OrganizationDependencyAlertArgs & RepositoryDependencyAlertArgs>;
-
-const COMPARISONS = { equals: '=', greaterThan: '>', lessThan: '<', atLeast: '>=', atMost: '<=' } as const;
-
-/** The EPSS input object as the domain's filter: one comparison, or atLeast and atMost for a range. */
-export function epssFilterOf(input: EpssFilterInput): EpssFilter {
-  const given = (Object.keys(COMPARISONS) as Array<keyof typeof COMPARISONS>).filter((key) => input[key] !== undefined && input[key] !== null);
-  if (given.length === 2 && input.atLeast != null && input.atMost != null) return { op: 'between', from: input.atLeast, to: input.atMost };
-  const [key] = given;
-  if (given.length !== 1 || key === undefined) throw new BadRequestError('epssPercentage takes one comparison, or atLeast and atMost together.');
-  return { op: COMPARISONS[key], value: input[key]! };
-}
 
 /** Lists GraphQL was given empty filter nothing, as an absent REST parameter. */
 const values = <T>(list: T[] | undefined | null): T[] | undefined => (list && list.length > 0 ? list : undefined);

@@ -5,40 +5,19 @@ import { toConnection, type Connection } from '../../../graphql/relay';
 import { encodeNodeId } from '../../../shared/node-id';
 import { Enterprise, Organization, Repository, toRepository, toUser } from '../../accounts/graphql/account.types';
 import { objectOf } from '../../accounts/graphql/node';
-import { advisoryUrls } from '../../advisories/advisories.serializers';
+import { toSecurityAdvisory, toSecurityVulnerability } from '../../advisories/graphql/advisory.types';
 import { alertUrls } from '../alerts.serializers';
 import type { AlertPage } from '../alerts.service';
 import { alertCursor } from '../alerts.cursors';
-import type { AdvisoryRecord, AdvisoryVulnerability, AlertListRequest, AlertView } from '../alerts.types';
+import type { AlertListRequest, AlertView } from '../alerts.types';
 import { alertListRequestOf, alertPatchOf } from './alert.args';
 import type { DismissedReason } from './alert.enums';
 import {
   DependencyAlert, DependencyAlertArgs, DependencyAlertConnection, OrganizationDependencyAlertArgs, RepositoryDependencyAlertArgs,
-  SecurityAdvisory, SecurityVulnerability, UpdateDependencyAlertInput, UpdateDependencyAlertPayload,
+  UpdateDependencyAlertInput, UpdateDependencyAlertPayload,
 } from './alert.types';
 
 const date = (value: string | null) => (value === null ? null : new Date(value));
-
-function toVulnerability(v: AdvisoryVulnerability) {
-  return {
-    package: { ecosystem: v.ecosystem, name: v.packageName }, severity: v.severity, vulnerableVersionRange: v.vulnerableVersionRange,
-    firstPatchedVersion: v.firstPatchedVersion, vulnerableFunctions: v.vulnerableFunctions,
-  } as SecurityVulnerability;
-}
-
-export function toSecurityAdvisory(base: string, advisory: AdvisoryRecord): SecurityAdvisory {
-  const urls = advisoryUrls(base, advisory.svcsaId);
-  return objectOf(SecurityAdvisory, {
-    id: encodeNodeId('Advisory', advisory.id), svcsaId: advisory.svcsaId, type: advisory.type, url: urls.url, htmlUrl: urls.html_url,
-    sourceCodeLocation: advisory.sourceCodeLocation, reviewedAt: date(advisory.reviewedAt), nvdPublishedAt: date(advisory.nvdPublishedAt), credits: advisory.credits, cveId: advisory.cveId, summary: advisory.summary, description: advisory.description,
-    severity: advisory.severity, classification: advisory.classification,
-    cvss: { vectorString: advisory.cvssVectorString, score: advisory.cvssScore ?? 0 }, cvssSeverities: advisory.cvssSeverities,
-    epss: advisory.epssPercentage === null ? null : { percentage: advisory.epssPercentage, percentile: advisory.epssPercentile },
-    cwes: advisory.cwes.map((c) => ({ cweId: c.cwe_id, name: c.name })), identifiers: advisory.identifiers, references: advisory.references.map((r) => r.url),
-    publishedAt: new Date(advisory.publishedAt), updatedAt: new Date(advisory.updatedAt), withdrawnAt: date(advisory.withdrawnAt),
-    vulnerabilities: advisory.vulnerabilities.map(toVulnerability),
-  } as SecurityAdvisory);
-}
 
 /** The GraphQL shape of an alert, from the same view REST serializes. */
 export function toDependencyAlert(base: string, view: AlertView): DependencyAlert {
@@ -50,7 +29,7 @@ export function toDependencyAlert(base: string, view: AlertView): DependencyAler
     state: alert.state,
     dependency: { package: { ecosystem: alert.ecosystem, name: alert.packageName }, manifestPath: alert.manifestPath, scope: alert.scope, relationship: alert.relationship },
     securityAdvisory: toSecurityAdvisory(base, advisory),
-    securityVulnerability: view.vulnerability === null ? null : toVulnerability(view.vulnerability),
+    securityVulnerability: view.vulnerability === null ? null : toSecurityVulnerability(view.vulnerability),
     url: rest.url,
     htmlUrl: rest.html_url,
     createdAt: new Date(alert.createdAt),
