@@ -2,18 +2,74 @@ import type { PermissionKey, PermissionLevel, Scope } from './grants';
 
 /** Who the caller must be, besides what the token grants (spec §5 "Who may call"). */
 export type CallerRule =
-  | 'orgAdmin' // an organization owner
-  | 'orgRoleReader' // an owner, or holding a role with read_organization_custom_org_role
-  | 'orgSecurityManager' // an owner or security manager
-  | 'orgOidcAdmin' // an owner, or holding a role with write_organization_oidc_settings (ci_cd_admin)
+  | 'orgAdmin'
+  | 'orgRoleReader'
+  | 'orgSecurityManager'
+  | 'orgOidcAdmin'
   | 'enterpriseOwner'
   | 'enterpriseMember'
   | 'repoReader'
   | 'repoWriter'
-  | 'repoAlertManager' // may see and triage security alerts of the repository
-  | 'repoAdmin' // a repository admin (organization owners are)
-  | 'repoSecurityAdmin' // a repository admin (organization owners are), or a security manager of its organization
-  | 'anyone'; // public reference data (the global advisory database): any caller, with or without a token
+  | 'repoAlertManager'
+  | 'repoAdmin'
+  | 'repoSecurityAdmin'
+  | 'anyone';
+
+/**
+ * Each caller rule in words, the one table: `who` in the API docs (openapi/document.ts,
+ * "Who may call"), `refusal` as the 403's message (auth/authorizer.ts). The rules themselves
+ * are decided in authorizer.ts and caller-rules.ts.
+ */
+export const CALLER_RULE_WORDING: Record<CallerRule, { who: string; refusal: string }> = {
+  orgAdmin: {
+    who: 'an owner of the organization',
+    refusal: 'You must be an organization owner to perform this operation.',
+  },
+  orgRoleReader: {
+    who: 'an owner of the organization, or a member holding an organization role with `read_organization_custom_org_role`',
+    refusal: 'You must be an organization owner or hold a role that can view organization roles.',
+  },
+  orgSecurityManager: {
+    who: 'an owner or security manager of the organization',
+    refusal: 'You must be an organization owner or security manager to perform this operation.',
+  },
+  orgOidcAdmin: {
+    who: 'an owner of the organization, or a member holding an organization role with `write_organization_oidc_settings` (such as `ci_cd_admin`)',
+    refusal: 'You must be an organization owner or hold a role that manages OIDC settings to perform this operation.',
+  },
+  enterpriseOwner: {
+    who: 'an owner of the enterprise',
+    refusal: 'You must be an enterprise owner to perform this operation.',
+  },
+  enterpriseMember: {
+    who: 'a member of the enterprise',
+    refusal: 'You must be a member of the enterprise to perform this operation.',
+  },
+  repoReader: {
+    who: 'someone who can read the repository',
+    refusal: 'You must have read access to the repository to perform this operation.',
+  },
+  repoWriter: {
+    who: 'someone who can write to the repository',
+    refusal: 'You must have write access to the repository to perform this operation.',
+  },
+  repoAlertManager: {
+    who: 'someone who may see and triage the repository\'s security alerts (writers, maintainers, admins, organization owners and security managers)',
+    refusal: 'You must have access to security alerts for the repository to perform this operation.',
+  },
+  repoAdmin: {
+    who: 'an admin of the repository (owners of its organization are)',
+    refusal: 'You must be a repository admin to perform this operation.',
+  },
+  repoSecurityAdmin: {
+    who: 'an admin of the repository, an owner of its organization, or a security manager of its organization',
+    refusal: 'You must be a repository admin, an organization owner or a security manager to perform this operation.',
+  },
+  anyone: {
+    who: 'anyone, with or without a token',
+    refusal: 'Anyone may perform this operation.', // never refused: the rule always holds
+  },
+};
 
 /** `public`: data that belongs to no account (the global advisory database), readable by every caller. */
 export type TargetKind = 'org' | 'enterprise' | 'repo' | 'public';
