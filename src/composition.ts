@@ -6,6 +6,7 @@ import { bindOncePerVersions } from './cache/at-versions';
 import { cachedBatch } from './cache/cached-batch';
 import { cachedAtRowVersions } from './cache/cached-at-row-versions';
 import { TokenStore } from './auth/token.store';
+import type { Knex } from 'knex';
 import type { Database } from './database/connection';
 import { DataVersionReader, type DataVersions } from './database/data-version';
 import { ResponseCache } from './http/response-cache';
@@ -51,10 +52,14 @@ import type { TriagePolicies } from './modules/auto-triage/triage-policy';
 import { AlertEvents } from './modules/dependency-alerts/alert-events';
 import { lazyObject } from './shared/lazy';
 import { Outbox } from './modules/webhook-delivery/outbox';
+import { DeliveryPayloads } from './modules/webhook-delivery/delivery-payload';
+import { DeliveryWorker, type DeliveryWorkerOptions } from './modules/webhook-delivery/delivery-worker';
+import { DeliveryStore } from './modules/webhook-delivery/delivery.store';
 import { AdvisoryImportStore } from './modules/advisories/advisories.import-store';
 import { AdvisoryImporter } from './modules/advisories/advisory-import';
 import { AdvisoryEvents } from './modules/advisories/advisory-events';
 import { EpssImporter } from './modules/advisories/epss-import';
+import type { Logger } from './logger';
 import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { RateLimitStore } from './rate-limits/rate-limit.store';
@@ -210,6 +215,14 @@ export function createServices(database: Database, options: ServiceOptions = {})
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/**
+ * The webhook delivery worker over `db`, not started: over the instance's connection on its
+ * event loop, or over the delivery thread's own connection in that thread (start-worker.ts).
+ */
+export function createDeliveryWorker(db: Knex, logger: Logger, options: DeliveryWorkerOptions): DeliveryWorker {
+  return new DeliveryWorker({ db, store: new DeliveryStore(), payloads: new DeliveryPayloads({ accounts: new AccountsStore() }), logger }, options);
+}
 
 /** The services one request uses, bound to the data versions it read (none for a write). */
 export type RequestServices = ReturnType<Services['at']>;

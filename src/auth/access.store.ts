@@ -1,5 +1,6 @@
 import type { Executor } from '../database/transaction';
 import { parseJsonColumn } from '../shared/json';
+import { satisfiesOrgRule, type OrgStanding } from './caller-rules';
 
 export type RepoPermission = 'read' | 'triage' | 'write' | 'maintain' | 'admin';
 const REPO_PERMISSION_RANK: Record<RepoPermission, number> = { read: 1, triage: 2, write: 3, maintain: 4, admin: 5 };
@@ -58,12 +59,7 @@ export class AccessStore {
         }
       })
       .select('r.id', 'r.name', 'r.permissions', 'r.base_role');
-    return rows.map((r) => ({
-      id: Number(r.id),
-      name: r.name,
-      permissions: parseJsonColumn<string[]>(r.permissions, []),
-      baseRole: r.base_role,
-    }));
+    return rows.map(heldRoleOf);
   }
 
   /** 'owner', 'member' (also through membership of one of its organizations), or null. */
@@ -77,17 +73,48 @@ export class AccessStore {
     return viaOrg ? 'member' : null;
   }
 
-  /** Organizations of an enterprise where the user is an owner or a security manager. */
+  /**
+   * Organizations of an enterprise where the user is an owner or a security manager: the
+   * authorizer's orgSecurityManager rule (caller-rules.ts), over the standings of all of them
+   * read at once (five statements, however many organizations).
+   */
   async alertManagedOrgIds(db: Executor, enterpriseId: number, userId: number): Promise<number[]> {
     const orgIds = (await db('organizations').where('enterprise_id', enterpriseId).orderBy('account_id').select('account_id')).map((r) => Number(r.account_id));
-    const managed: number[] = [];
-    for (const orgId of orgIds) {
-      const membership = await this.orgMembership(db, orgId, userId);
-      if (membership === 'admin' || (membership !== null && (await this.heldRoles(db, orgId, userId)).some((r) => r.name === 'security_manager'))) {
-        managed.push(orgId);
-      }
+    const standings = await this.orgStandings(db, orgIds, userId);
+    return orgIds.filter((orgId) => satisfiesOrgRule('orgSecurityManager', standings.get(orgId)!));
+  }
+
+  /**
+   * The user's standing in each of the organizations, in four statements: membership, the
+   * effective teams of all of them, the roles held directly and through those teams. Roles are
+   * read for the organizations the user is a member of (only a member's roles count).
+   */
+  async orgStandings(db: Executor, orgIds: readonly number[], userId: number): Promise<Map<number, OrgStanding>> {
+    const standings = new Map<number, OrgStanding>(orgIds.map((orgId) => [orgId, { membership: null, roles: [] }]));
+    if (orgIds.length === 0) return standings;
+    const memberships = await db('organization_members').where('user_id', userId).whereIn('org_id', [...orgIds]).select('org_id', 'role');
+    const memberOrgIds = memberships.map((r) => Number(r.org_id));
+    if (memberOrgIds.length === 0) return standings;
+    const teams = await db.withRecursive('effective_teams', ['id', 'org_id'], (q) => q
+      .select('t.id', 't.org_id').from('teams as t').join('team_members as m', 'm.team_id', 't.id').where('m.user_id', userId).whereIn('t.org_id', memberOrgIds)
+      .union((u) => u.select('t.parent_id', 'e.org_id').from('teams as t').join('effective_teams as e', 't.id', 'e.id').whereNotNull('t.parent_id')))
+      .from('effective_teams').select('id', 'org_id');
+    // A team's role counts in the organization the user reached the team through (as heldRoles).
+    const teamOrgs = new Set(teams.map((r) => `${Number(r.org_id)}:${Number(r.id)}`));
+    const roleColumns = ['a.org_id', 'r.id', 'r.name', 'r.permissions', 'r.base_role'];
+    const direct = await db('organization_role_users as a').join('organization_roles as r', 'r.id', 'a.role_id')
+      .where('a.user_id', userId).whereIn('a.org_id', memberOrgIds).select(roleColumns);
+    const viaTeams = teams.length === 0 ? [] : await db('organization_role_teams as a').join('organization_roles as r', 'r.id', 'a.role_id')
+      .whereIn('a.org_id', memberOrgIds).whereIn('a.team_id', [...new Set(teams.map((r) => Number(r.id)))]).select([...roleColumns, 'a.team_id']);
+    const rolesByOrg = new Map<number, Map<number, HeldRole>>(memberOrgIds.map((orgId) => [orgId, new Map()]));
+    for (const row of [...direct, ...viaTeams.filter((r) => teamOrgs.has(`${Number(r.org_id)}:${Number(r.team_id)}`))]) {
+      const role = heldRoleOf(row);
+      rolesByOrg.get(Number(row.org_id))!.set(role.id, role);
     }
-    return managed;
+    for (const { org_id: orgId, role } of memberships) {
+      standings.set(Number(orgId), { membership: role, roles: [...rolesByOrg.get(Number(orgId))!.values()] });
+    }
+    return standings;
   }
 
   /** The highest repository role a user has, from every source. */
@@ -106,6 +133,10 @@ export class AccessStore {
     const roles = await this.heldRoles(db, repo.ownerId, userId);
     return highest([collaborator?.permission, ...teamGrants.map((g) => g.permission), ...roles.map((r) => r.baseRole)]);
   }
+}
+
+function heldRoleOf(row: { id: unknown; name: string; permissions: unknown; base_role: RepoPermission | null }): HeldRole {
+  return { id: Number(row.id), name: row.name, permissions: parseJsonColumn<string[]>(row.permissions, []), baseRole: row.base_role };
 }
 
 /** knex.raw answers differ by driver: an array (better-sqlite3) or a result with rows (pg). */

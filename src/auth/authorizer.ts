@@ -1,11 +1,12 @@
 import { AuthenticationError, ForbiddenError, NotFoundError } from '../errors/domain';
 import type { Executor } from '../database/transaction';
+import { holdsSecurityManager, satisfiesOrgRule } from './caller-rules';
 import { grantsLevel } from './grants';
 import type { AccessStore } from './access.store';
 import { repoPermissionAtLeast } from './access.store';
 import type { PermissionGrant, Principal } from './principal';
 import { OPERATIONS, type OperationName } from '../operations';
-import type { CallerRule, Requirement } from './requirements';
+import { CALLER_RULE_WORDING, type CallerRule, type Requirement } from './requirements';
 
 export type Target =
   | { kind: 'org'; orgId: number }
@@ -16,10 +17,6 @@ export interface Decision {
   /** Allowed only through a public-only grant (public_repo): touch public repositories only. */
   publicOnly: boolean;
 }
-
-const SECURITY_MANAGER = 'security_manager';
-const ROLE_READ_PERMISSIONS = ['read_organization_custom_org_role', 'write_organization_custom_org_role'];
-const OIDC_ADMIN_PERMISSION = 'write_organization_oidc_settings';
 
 /**
  * The one authorization decision, for REST and GraphQL alike. Order: credentials (401),
@@ -96,7 +93,7 @@ export class Authorizer {
   }
 
   private async assertCaller(db: Executor, userId: number, rule: CallerRule, target: Target): Promise<void> {
-    if (!(await this.satisfies(db, userId, rule, target))) throw new ForbiddenError(CALLER_MESSAGES[rule]);
+    if (!(await this.satisfies(db, userId, rule, target))) throw new ForbiddenError(CALLER_RULE_WORDING[rule].refusal);
   }
 
   private async satisfies(db: Executor, userId: number, rule: CallerRule, target: Target): Promise<boolean> {
@@ -109,12 +106,9 @@ export class Authorizer {
       case 'orgOidcAdmin': {
         if (target.kind !== 'org') return false;
         const membership = await access.orgMembership(db, target.orgId, userId);
-        if (membership === 'admin') return true;
-        if (membership === null) return false;
-        const roles = await access.heldRoles(db, target.orgId, userId);
-        if (rule === 'orgRoleReader') return roles.some((r) => r.permissions.some((p) => ROLE_READ_PERMISSIONS.includes(p)));
-        if (rule === 'orgOidcAdmin') return roles.some((r) => r.permissions.includes(OIDC_ADMIN_PERMISSION));
-        return roles.some((r) => r.name === SECURITY_MANAGER);
+        // Only a member's roles decide: an owner or an outsider is answered without reading them.
+        const roles = membership === 'member' ? await access.heldRoles(db, target.orgId, userId) : [];
+        return satisfiesOrgRule(rule, { membership, roles });
       }
       case 'enterpriseOwner':
         return target.kind === 'enterprise' && (await access.enterpriseRole(db, target.enterpriseId, userId)) === 'owner';
@@ -129,8 +123,7 @@ export class Authorizer {
         if (repoPermissionAtLeast(permission, 'write')) return true;
         if (rule === 'repoWriter' || !target.ownerIsOrg) return false;
         // reference.md: security managers of the owning organization see and triage alerts.
-        const roles = await access.heldRoles(db, target.ownerId, userId);
-        return roles.some((r) => r.name === SECURITY_MANAGER);
+        return holdsSecurityManager(await access.heldRoles(db, target.ownerId, userId));
       }
       case 'repoAdmin':
         return target.kind === 'repo' && (await access.repoPermission(db, repoOf(target), userId)) === 'admin';
@@ -138,28 +131,13 @@ export class Authorizer {
         if (target.kind !== 'repo') return false;
         // An organization owner is an admin of each of its repositories (access.store.ts).
         if ((await access.repoPermission(db, repoOf(target), userId)) === 'admin') return true;
-        return target.ownerIsOrg && (await access.heldRoles(db, target.ownerId, userId)).some((r) => r.name === SECURITY_MANAGER);
+        return target.ownerIsOrg && holdsSecurityManager(await access.heldRoles(db, target.ownerId, userId));
       }
       case 'anyone':
         return true;
     }
   }
 }
-
-const CALLER_MESSAGES: Record<CallerRule, string> = {
-  orgAdmin: 'You must be an organization owner to perform this operation.',
-  orgRoleReader: 'You must be an organization owner or hold a role that can view organization roles.',
-  orgSecurityManager: 'You must be an organization owner or security manager to perform this operation.',
-  orgOidcAdmin: 'You must be an organization owner or hold a role that manages OIDC settings to perform this operation.',
-  enterpriseOwner: 'You must be an enterprise owner to perform this operation.',
-  enterpriseMember: 'You must be a member of the enterprise to perform this operation.',
-  repoReader: 'You must have read access to the repository to perform this operation.',
-  repoWriter: 'You must have write access to the repository to perform this operation.',
-  repoAlertManager: 'You must have access to security alerts for the repository to perform this operation.',
-  repoAdmin: 'You must be a repository admin to perform this operation.',
-  repoSecurityAdmin: 'You must be a repository admin, an organization owner or a security manager to perform this operation.',
-  anyone: 'Anyone may perform this operation.', // never refused: the rule always holds
-};
 
 /** The authorization target of a repository. */
 export function repoTarget(repo: { id: number; ownerId: number; ownerType: 'User' | 'Organization'; isPrivate: boolean }): Target {

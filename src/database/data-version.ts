@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './connection';
+import { isPostgres } from './dialect';
 
 /**
  * The database's two write counters (see the data_versions migrations): `data` moves with
@@ -23,7 +24,7 @@ export class DataVersionReader {
 
   constructor(database: Database) {
     const { sqliteFile, postgresUrl } = database;
-    this.readRow = sqliteFile !== undefined ? versionConnectionReader(sqliteFile, database) : postgresVersionReader(postgresUrl!, database);
+    this.readRow = isPostgres(database.knex) ? postgresVersionReader(postgresUrl!, database) : versionConnectionReader(sqliteFile!, database);
   }
 
   async read(): Promise<DataVersions> {

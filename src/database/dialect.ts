@@ -8,23 +8,20 @@ export function dialectOf(databaseUrl: string): Dialect {
   return /^postgres(ql)?:\/\//.test(databaseUrl) ? 'postgres' : 'sqlite';
 }
 
+/** Anything that runs SQL: a knex instance, a transaction or a query builder. */
+interface OverConnection { client: { config: { client?: unknown } } }
+
+/** Whether `db` runs on PostgreSQL: the one question every dialect branch asks (connection.ts opens it with the pg client). */
+export function isPostgres(db: OverConnection): boolean {
+  return db.client.config.client === 'pg';
+}
+
 // PostgreSQL returns int8 (COUNT(*), bigint sums) as strings; our counts fit in a double.
 pgTypes.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 /** SQLite stores booleans as 0/1; PostgreSQL returns real booleans. */
 export function toBoolean(value: unknown): boolean {
   return value === true || value === 1 || value === '1';
-}
-
-/**
- * A value the database refuses as data (PostgreSQL SQLSTATE class 22: a NUL byte in
- * text, a number out of range). SQLite stores such values, so only PostgreSQL raises it.
- * Inputs are validated before they reach SQL; this is the safety net that keeps a
- * validation gap a 400 rather than a 500.
- */
-export function isInvalidValueError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
 /**
@@ -38,7 +35,7 @@ export async function insertJsonRows(db: Knex | Knex.Transaction, table: string,
   if (rows.length === 0) return;
   const names = columns.map(() => '??').join(', ');
   const bindings = [table, ...columns.map(([name]) => name), JSON.stringify(rows)];
-  if (db.client.config.client === 'pg') {
+  if (isPostgres(db)) {
     const values = columns.map(([, type], i) => (type === 'integer' ? `(e ->> ${i})::integer` : `e ->> ${i}`)).join(', ');
     await db.raw(`insert into ?? (${names}) select ${values} from jsonb_array_elements(?::jsonb) with ordinality as t(e, n) order by n`, bindings);
   } else {
@@ -51,8 +48,8 @@ export async function insertJsonRows(db: Knex | Knex.Transaction, table: string,
  * Locks the selected rows until the transaction ends. PostgreSQL needs FOR UPDATE for a
  * read-then-write; SQLite has one writer at a time, so the write transaction itself locks.
  */
-export function lockForUpdate<Q extends { forUpdate(): Q; client: { config: { client?: unknown } } }>(query: Q): Q {
-  return query.client.config.client === 'pg' ? query.forUpdate() : query;
+export function lockForUpdate<Q extends OverConnection & { forUpdate(): Q }>(query: Q): Q {
+  return isPostgres(query) ? query.forUpdate() : query;
 }
 
 /**
@@ -73,8 +70,8 @@ export function isRetryableConflict(error: unknown): boolean {
  * it at a transaction's first write, after row locks taken by FOR UPDATE reads: two writers
  * could then wait on each other. Locking that row first orders every writer the same way.
  */
-export async function takeWriteLock(trx: { raw(sql: string): Promise<unknown>; client: { config: { client?: unknown } } }): Promise<void> {
-  if (trx.client.config.client === 'pg') await trx.raw('SELECT id FROM data_versions WHERE id = 1 FOR UPDATE');
+export async function takeWriteLock(trx: OverConnection & { raw(sql: string): Promise<unknown> }): Promise<void> {
+  if (isPostgres(trx)) await trx.raw('SELECT id FROM data_versions WHERE id = 1 FOR UPDATE');
   else await trx.raw('DELETE FROM accounts WHERE 0');
 }
 
@@ -108,7 +105,7 @@ export function deferIndexes(trx: Knex.Transaction, table: string, names: readon
  * alerts cost 25 ms a batch, more than inserting their 1,000 rows.)
  */
 export async function deferTriggers(trx: Knex.Transaction, table: string, names: readonly string[]): Promise<() => Promise<void>> {
-  if (trx.client.config.client !== 'pg') return deferSqliteObjects(trx, 'trigger', table, names);
+  if (!isPostgres(trx)) return deferSqliteObjects(trx, 'trigger', table, names);
   for (const name of names) await trx.raw('alter table ?? disable trigger ??', [table, name]);
   return async () => {
     for (const name of names) await trx.raw('alter table ?? enable trigger ??', [table, name]);
@@ -116,7 +113,7 @@ export async function deferTriggers(trx: Knex.Transaction, table: string, names:
 }
 
 async function deferSqliteObjects(trx: Knex.Transaction, type: 'index' | 'trigger', table: string, names: readonly string[]): Promise<() => Promise<void>> {
-  if (trx.client.config.client === 'pg' || names.length === 0) return async () => undefined;
+  if (isPostgres(trx) || names.length === 0) return async () => undefined;
   const objects: Array<{ name: string; sql: string }> = await trx('sqlite_master')
     .where({ type, tbl_name: table }).whereIn('name', [...names]).select('name', 'sql');
   for (const { name } of objects) await trx.raw(`drop ${type} ??`, [name]);
@@ -133,7 +130,7 @@ const BULK_CACHE_KIB = -64 * 1024;
  * setting again, whatever happens. PostgreSQL's buffers are the server's.
  */
 export async function withBulkCache<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T> {
-  if (trx.client.config.client === 'pg') return work();
+  if (isPostgres(trx)) return work();
   const [{ cache_size: cacheSize }] = await trx.raw('pragma cache_size');
   await trx.raw(`pragma cache_size = ${BULK_CACHE_KIB}`);
   try {

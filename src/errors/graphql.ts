@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { isInvalidValueError } from '../database/dialect';
-import { BadRequestError, DomainError, ValidationError, type DomainErrorCode } from './domain';
+import { translateDriverError } from '../database/driver-errors';
+import { DomainError, ValidationError, type DomainErrorCode } from './domain';
 import { graphqlFieldName } from '../graphql/field-names';
 
 // The GraphQL renderer of the domain error vocabulary (errors/http.ts is the other one).
@@ -33,7 +33,7 @@ export function toGraphQLError(error: DomainError): GraphQLError {
 export function formatGraphQLError(log: (error: unknown) => void) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const raw = error instanceof GraphQLError ? error.originalError : error;
-    const original = isInvalidValueError(raw) ? new BadRequestError('The request contains a value that cannot be stored or compared.') : raw;
+    const original = translateDriverError(raw);
     if (original instanceof DomainError) {
       const mapped = toGraphQLError(original);
       const { http: _http, ...extensions } = mapped.extensions as Record<string, unknown>;

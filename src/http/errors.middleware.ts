@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { OperationName } from '../operations';
-import { isInvalidValueError } from '../database/dialect';
+import { translateDriverError } from '../database/driver-errors';
 import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError } from '../errors/domain';
 import { toGraphQLError } from '../errors/graphql';
 import { toHttpError } from '../errors/http';
@@ -15,7 +15,7 @@ function documentationUrl(apiBase: string | undefined, operation: OperationName 
 
 /**
  * Failures of the request itself that surface below the routes (body parsing, path
- * decoding, a value the database cannot hold), as the ecosystem words them.
+ * decoding), as the ecosystem words them.
  */
 function fromRequestFailure(error: unknown): Error | undefined {
   if (error instanceof URIError) return new BadRequestError('The request path is not a valid URL.');
@@ -24,7 +24,6 @@ function fromRequestFailure(error: unknown): Error | undefined {
   if (type === 'entity.too.large') return new PayloadTooLargeError('The request body is too large.');
   // Any other body-parser rejection (bad encoding, corrupt compression, aborted upload).
   if (typeof status === 'number' && status >= 400 && status < 500) return new BadRequestError('The request body could not be read.');
-  if (isInvalidValueError(error)) return new BadRequestError('The request contains a value that cannot be stored or compared.');
   return undefined;
 }
 
@@ -43,7 +42,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
 
 /** The failure as a domain error and its HTTP rendering; anything unknown is logged once. */
 function renderFailure(logger: Logger, error: unknown, req: Request, res: Response) {
-  const cause = fromRequestFailure(error) ?? error;
+  const cause = fromRequestFailure(error) ?? translateDriverError(error);
   const rendered = toHttpError(cause, documentationUrl(res.locals.apiBase, res.locals.operation));
   if (rendered.status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
   return { cause, rendered };

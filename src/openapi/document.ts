@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CallerRule, Requirement } from '../auth/requirements';
+import { CALLER_RULE_WORDING, type Requirement } from '../auth/requirements';
 import { API_VERSION, SUPPORTED_API_VERSIONS } from '../http/api-version';
 import { OPERATION_LIST, OPERATION_TAGS, type Operation, type OperationTag } from '../operations';
 import { componentRef, componentSchemas, schemaRef } from './components';
@@ -83,29 +83,13 @@ function componentResponses() {
   return responses;
 }
 
-/** Who may call, in the words of the people calling (the rule names are code). */
-const CALLER_WORDS: Record<CallerRule, string> = {
-  orgAdmin: 'an owner of the organization',
-  orgRoleReader: 'an owner of the organization, or a member holding an organization role with `read_organization_custom_org_role`',
-  orgSecurityManager: 'an owner or security manager of the organization',
-  orgOidcAdmin: 'an owner of the organization, or a member holding an organization role with `write_organization_oidc_settings` (such as `ci_cd_admin`)',
-  enterpriseOwner: 'an owner of the enterprise',
-  enterpriseMember: 'a member of the enterprise',
-  repoReader: 'someone who can read the repository',
-  repoWriter: 'someone who can write to the repository',
-  repoAlertManager: 'someone who may see and triage the repository\'s security alerts (writers, maintainers, admins, organization owners and security managers)',
-  repoAdmin: 'an admin of the repository (owners of its organization are)',
-  repoSecurityAdmin: 'an admin of the repository, an owner of its organization, or a security manager of its organization',
-  anyone: 'anyone, with or without a token',
-};
-
 function grantDescription(requirement: Requirement): string {
-  if (requirement.target === 'public') return `**No token needed:** public reference data; any valid token is accepted too.\n\n**Who may call:** ${CALLER_WORDS.anyone}.`;
+  if (requirement.target === 'public') return `**No token needed:** public reference data; any valid token is accepted too.\n\n**Who may call:** ${CALLER_RULE_WORDING.anyone.who}.`;
   const scopes = requirement.scopes.map((s) => `\`${s}\``).join(' or ');
   const publicScopes = requirement.publicScopes?.length ? ` (or ${requirement.publicScopes.map((s) => `\`${s}\``).join(', ')} when only public repositories are touched)` : '';
   const permission = requirement.permission ? `\`${requirement.permission[0]}\`: ${requirement.permission[1]}` : 'none: fine-grained and app tokens are not accepted';
   const anonymous = requirement.publicRead ? '\n\nCallable without a token when only public resources are requested.' : '';
-  return `**Classic/OAuth scope:** ${scopes}${publicScopes}.\n\n**Fine-grained permission:** ${permission}.\n\n**Who may call:** ${CALLER_WORDS[requirement.caller]}.${anonymous}`;
+  return `**Classic/OAuth scope:** ${scopes}${publicScopes}.\n\n**Fine-grained permission:** ${permission}.\n\n**Who may call:** ${CALLER_RULE_WORDING[requirement.caller].who}.${anonymous}`;
 }
 
 /** The operation's rules as a Markdown list after the grant text (Swagger UI renders it); nothing when it has none. */

@@ -1,3 +1,4 @@
+import { CALLER_RULE_WORDING } from '../auth/requirements';
 import { ADVISORY_OPERATIONS } from './advisories';
 import { ATTESTATION_OPERATIONS } from './attestations';
 import { AUTO_TRIAGE_OPERATIONS } from './auto-triage';
@@ -33,6 +34,11 @@ export const OPERATIONS: Readonly<Record<OperationName, Operation>> = CATALOGUE;
 export const OPERATION_LIST: ReadonlyArray<Operation & { name: OperationName }> = (Object.keys(OPERATIONS) as OperationName[])
   .map((name) => ({ name, ...OPERATIONS[name] }))
   .sort((a, b) => a.number - b.number);
+
+/** Who may call an operation, as the description of a GraphQL field behind it says (in parentheses). */
+export function callersOf(name: OperationName): string {
+  return CALLER_RULE_WORDING[OPERATIONS[name].requirement.caller].field;
+}
 
 export type { HttpMethod, Operation, OperationDocs, OperationTag } from './operation';
 export { OPERATION_TAGS, expressPath } from './operation';

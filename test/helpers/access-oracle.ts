@@ -1,12 +1,13 @@
 import { expandScopes, grantsLevel } from '../../src/auth/grants';
 import type { CallerRule } from '../../src/auth/requirements';
 import { OPERATIONS, type OperationName } from '../../src/operations';
-import type { Caller, SecurityWorld } from './security-world';
+import type { Caller, TokenDeclaration } from './security-world';
 
-// The access oracle of the security tests: what an operation must answer a caller on a
-// target, from the catalogue's requirements (src/operations) and what the caller is in the world file alone (no
-// database, no service code). The rules in order: 401, 404 (invisible = missing), 403 for
-// the token's grant, 403 for who the caller is, then success.
+// The one access oracle of the tests: what an operation must answer a caller on a target,
+// from the catalogue's requirements (src/operations) and what the caller is in the world file
+// alone (no database, no service code). The security matrices and the per-area authorization
+// tests (test/api/*-authorization.test.ts) all read it. The rules in order: 401, 404
+// (invisible = missing), 403 for the token's grant, 403 for who the caller is, then success.
 
 export type Target =
   | { kind: 'org'; login: string }
@@ -32,8 +33,41 @@ const PREDEFINED: Record<string, { base: RepoPermission | null; permissions: str
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
+/** What the oracle reads of a world file (the sections the rules depend on; any may be absent). */
+export interface AccessWorld {
+  enterprises?: ReadonlyArray<{ slug: string; owners: readonly string[]; members?: readonly string[] }>;
+  organizations?: ReadonlyArray<{ login: string; enterprise?: string; owners?: readonly string[]; members?: readonly string[] }>;
+  teams?: ReadonlyArray<{ org: string; slug: string; members?: readonly string[]; parent?: string; repositories?: ReadonlyArray<{ name: string; permission: string }> }>;
+  repositories?: ReadonlyArray<{ owner: string; name: string; private?: boolean; collaborators?: ReadonlyArray<{ login: string; permission: string }> }>;
+  organization_roles?: ReadonlyArray<{ org: string; name: string; permissions: readonly string[]; base_role?: string | null }>;
+  role_assignments?: ReadonlyArray<{ org: string; role: string; user?: string; team?: string }>;
+  tokens?: ReadonlyArray<{ token?: string }>;
+}
+
+/** The world with every section present. */
+type World = { [K in keyof AccessWorld]-?: NonNullable<AccessWorld[K]> };
+
+/**
+ * A caller of a world's token (none: anonymous), as the oracle reads it: refused when the
+ * world declares the token revoked or expired.
+ */
+export function worldCaller(world: AccessWorld, name: string, token?: string): Caller {
+  if (token === undefined) return { key: 'anonymous', name };
+  const declared = world.tokens?.find((t) => t.token === token) as TokenDeclaration | undefined;
+  if (!declared) throw new Error(`the world declares no token ${token}`);
+  const refused = declared.revoked === true || (declared.expires_at !== undefined && Date.parse(declared.expires_at) <= Date.now());
+  return refused ? { key: token, name, header: `Bearer ${token}`, refused } : { key: token, name, header: `Bearer ${token}`, token: declared };
+}
+
 export class AccessOracle {
-  constructor(private readonly world: SecurityWorld) {}
+  private readonly world: World;
+
+  constructor(world: AccessWorld) {
+    this.world = {
+      enterprises: world.enterprises ?? [], organizations: world.organizations ?? [], teams: world.teams ?? [], repositories: world.repositories ?? [],
+      organization_roles: world.organization_roles ?? [], role_assignments: world.role_assignments ?? [], tokens: world.tokens ?? [],
+    };
+  }
 
   exists(target: Target): boolean {
     switch (target.kind) {
@@ -144,22 +178,22 @@ export class AccessOracle {
   orgMembership(user: string, org: string): 'admin' | 'member' | null {
     const found = this.world.organizations.find((o) => same(o.login, org));
     if (!found) return null;
-    if (found.owners.includes(user)) return 'admin';
-    return found.members.includes(user) ? 'member' : null;
+    if (found.owners?.includes(user)) return 'admin';
+    return found.members?.includes(user) ? 'member' : null;
   }
 
   enterpriseRole(user: string, slug: string): 'owner' | 'member' | null {
     const enterprise = this.world.enterprises.find((e) => same(e.slug, slug));
     if (!enterprise) return null;
     if (enterprise.owners.includes(user)) return 'owner';
-    if ((enterprise as { members?: string[] }).members?.includes(user)) return 'member';
+    if (enterprise.members?.includes(user)) return 'member';
     // Members of its organizations are members of the enterprise.
     return this.world.organizations.some((o) => o.enterprise === enterprise.slug && this.orgMembership(user, o.login) !== null) ? 'member' : null;
   }
 
   /** Teams of the user in an organization, with the parents they inherit from. */
   private teamsOf(user: string, org: string): string[] {
-    const teams = this.world.teams.filter((t) => same(t.org, org)) as Array<{ slug: string; members?: string[]; parent?: string }>;
+    const teams = this.world.teams.filter((t) => same(t.org, org));
     const found = new Set(teams.filter((t) => t.members?.includes(user)).map((t) => t.slug));
     for (let grew = true; grew;) {
       grew = false;
@@ -173,11 +207,11 @@ export class AccessOracle {
   heldRoles(user: string, org: string): Array<{ name: string; base: RepoPermission | null; permissions: string[] }> {
     const teams = this.teamsOf(user, org);
     const names = this.world.role_assignments
-      .filter((a) => same(a.org, org) && ((a as { user?: string }).user === user || teams.includes((a as { team?: string }).team ?? '')))
+      .filter((a) => same(a.org, org) && (a.user === user || teams.includes(a.team ?? '')))
       .map((a) => a.role);
     return [...new Set(names)].map((name) => {
-      const custom = this.world.organization_roles.find((r) => same(r.org, org) && r.name === name) as { permissions: string[]; base_role?: RepoPermission } | undefined;
-      if (custom) return { name, base: custom.base_role ?? null, permissions: custom.permissions };
+      const custom = this.world.organization_roles.find((r) => same(r.org, org) && r.name === name);
+      if (custom) return { name, base: (custom.base_role ?? null) as RepoPermission | null, permissions: [...custom.permissions] };
       const predefined = PREDEFINED[name];
       if (!predefined) throw new Error(`the oracle does not know the role ${name}`);
       return { name, ...predefined };
@@ -187,18 +221,24 @@ export class AccessOracle {
   repoPermission(user: string, target: { owner: string; name: string }): RepoPermission | null {
     const repo = this.repo(target);
     if (!repo) return null;
-    const collaborator = ((repo as { collaborators?: Array<{ login: string; permission: RepoPermission }> }).collaborators ?? [])
-      .find((c) => c.login === user)?.permission ?? null;
+    const collaborator = (repo.collaborators?.find((c) => c.login === user)?.permission ?? null) as RepoPermission | null;
     const isOrg = this.world.organizations.some((o) => same(o.login, repo.owner));
     if (!isOrg) return same(repo.owner, user) ? 'admin' : collaborator;
     const membership = this.orgMembership(user, repo.owner);
     if (membership === 'admin') return 'admin';
     if (membership === null) return collaborator;
     const teams = this.teamsOf(user, repo.owner);
-    const teamGrants = (this.world.teams as Array<{ org: string; slug: string; repositories?: Array<{ name: string; permission: RepoPermission }> }>)
+    const teamGrants = this.world.teams
       .filter((t) => same(t.org, repo.owner) && teams.includes(t.slug))
-      .flatMap((t) => (t.repositories ?? []).filter((r) => same(r.name, repo.name)).map((r) => r.permission));
+      .flatMap((t) => (t.repositories ?? []).filter((r) => same(r.name, repo.name)).map((r) => r.permission as RepoPermission));
     const candidates = [collaborator, ...teamGrants, ...this.heldRoles(user, repo.owner).map((r) => r.base)].filter((p): p is RepoPermission => p !== null);
     return candidates.reduce<RepoPermission | null>((best, p) => (best === null || RANK[p] > RANK[best] ? p : best), null);
   }
+}
+
+/** Where an area's operation is tried: its enterprise, its organization or one of the organization's repositories (by name). */
+export function areaTarget(area: { enterprise?: string; org: string }, on: string): Target {
+  if (on === 'enterprise') return { kind: 'enterprise', slug: area.enterprise! };
+  if (on === 'org') return { kind: 'org', login: area.org };
+  return { kind: 'repo', owner: area.org, name: on };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isPostgres } from '../../database/dialect';
 import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import { parseJsonColumn } from '../../shared/json';
@@ -155,6 +156,6 @@ function whereEpss(q: Knex.QueryBuilder, column: string | Knex.Raw, filter: Epss
  * PostgreSQL takes an array, SQLite a JSON array it reads with json_each.
  */
 function whereIdIn(q: Knex.QueryBuilder, ids: readonly number[]): void {
-  if (q.client.config.client === 'pg') q.whereRaw('a.id = any(?::integer[])', [ids as number[]]);
+  if (isPostgres(q)) q.whereRaw('a.id = any(?::integer[])', [ids as number[]]);
   else q.whereRaw('a.id in (select value from json_each(?))', [JSON.stringify(ids)]);
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { deferIndexes, deferTriggers } from '../../database/dialect';
+import { deferIndexes, deferTriggers, isPostgres } from '../../database/dialect';
 import { runRepeated } from '../../database/statements';
 import type { Executor } from '../../database/transaction';
 import type { WorldAlert } from './alerts.store';
@@ -68,7 +68,7 @@ export async function findAlertsByNumber(trx: Knex.Transaction, keys: readonly N
  * scan of the whole table); SQLite looks each row value of a list up in the index.
  */
 function byNumberQuery(trx: Knex.Transaction, keys: readonly NumberKey[]): [string, unknown[]] {
-  if (trx.client.config.client === 'pg') {
+  if (isPostgres(trx)) {
     const columns = SELECT_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ');
     return [
       `select ${columns} from dependency_alerts a join unnest(?::integer[], ?::integer[]) as k(repo_id, number) on a.repo_id = k.repo_id and a.number = k.number`,
@@ -126,7 +126,7 @@ export async function insertAlerts(trx: Knex.Transaction, rows: readonly NewWorl
  */
 function insertQuery(trx: Knex.Transaction, rows: readonly NewWorldAlert[]): [string, unknown[]] {
   const into = `insert into dependency_alerts (${INSERT_COLUMNS.join(', ')})`;
-  if (trx.client.config.client === 'pg') {
+  if (isPostgres(trx)) {
     const arrays = INSERT_COLUMNS.map((c) => `?::${PG_TYPES[c] ?? 'text'}[]`).join(', ');
     return [
       `${into} select * from unnest(${arrays}) returning id, repo_id, number`,

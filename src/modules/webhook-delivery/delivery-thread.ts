@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { createDeliveryWorker } from '../../composition';
 import { openDatabase } from '../../database/connection';
 import { createLogger } from '../../logger';
-import { createDeliveryWorker, type DeliveryThreadSettings, type ToDeliveryThread } from './start-worker';
+import { deliveryWorkerOptions, type DeliveryThreadSettings, type ToDeliveryThread } from './start-worker';
 
 // The delivery worker's own thread (start-worker.ts starts it): its own event loop and its own
 // database connection, so an attempt's few steps never wait behind the requests that keep the
@@ -10,7 +11,7 @@ import { createDeliveryWorker, type DeliveryThreadSettings, type ToDeliveryThrea
 const settings = workerData as DeliveryThreadSettings;
 const port = parentPort!;
 const database = openDatabase(settings.databaseUrl, { poolMax: 2, sqliteFastPaths: settings.sqliteFastPaths });
-const worker = createDeliveryWorker(database.knex, createLogger(settings.logLevel), settings);
+const worker = createDeliveryWorker(database.knex, createLogger(settings.logLevel), deliveryWorkerOptions(settings));
 
 port.on('message', (message: ToDeliveryThread) => {
   if (message === 'wake') worker.wake();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { takeWriteLock, toBoolean } from '../../database/dialect';
+import { isPostgres, takeWriteLock, toBoolean } from '../../database/dialect';
 import { chunksOf } from '../../shared/chunks';
 
 // The delivery queue's reads and writes (db/migrations/20261127080000_create_webhooks.ts).
@@ -96,7 +96,7 @@ export class DeliveryStore {
    */
   async transaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     return db.transaction(async (trx) => {
-      if (db.client.config.client !== 'pg') await takeWriteLock(trx);
+      if (!isPostgres(db)) await takeWriteLock(trx);
       return work(trx);
     });
   }
@@ -121,7 +121,7 @@ export class DeliveryStore {
       .limit(hooks)
       .select(...DELIVERY_COLUMNS, 'h.url', 'h.content_type', 'h.secret', 'h.insecure_ssl', 'h.org_id', 'h.repo_id as hook_repo_id');
     // PostgreSQL: heads another instance is claiming right now are skipped, never waited for.
-    const headRows: Row[] = trx.client.config.client === 'pg' ? await query.forUpdate('d').skipLocked() : await query;
+    const headRows: Row[] = isPostgres(trx) ? await query.forUpdate('d').skipLocked() : await query;
     if (headRows.length === 0) return [];
     const followers: Row[] = perHook <= 1 ? [] : await trx
       .from(trx('webhook_deliveries as d')

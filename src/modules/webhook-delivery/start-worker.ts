@@ -1,15 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { Knex } from 'knex';
 import { packageRoot } from '../../cli/paths';
-import type { Services } from '../../composition';
+import { createDeliveryWorker, type Services } from '../../composition';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
-import { AccountsStore } from '../accounts/accounts.store';
-import { DeliveryPayloads } from './delivery-payload';
-import { DeliveryWorker } from './delivery-worker';
-import { DeliveryStore } from './delivery.store';
+import type { DeliveryWorkerOptions } from './delivery-worker';
 
 /** What the delivery thread is started with (plain data: it crosses to the thread). */
 export type DeliveryThreadSettings = Pick<Config, 'databaseUrl' | 'sqliteFastPaths' | 'logLevel' | 'publicUrl' | 'webhookTimeoutMs' | 'webhookAllowPrivateTargets'>;
@@ -21,12 +17,9 @@ function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** A delivery worker over `db`, not started. */
-export function createDeliveryWorker(db: Knex, logger: Logger, settings: Omit<DeliveryThreadSettings, 'databaseUrl' | 'sqliteFastPaths' | 'logLevel'>): DeliveryWorker {
-  return new DeliveryWorker(
-    { db, store: new DeliveryStore(), payloads: new DeliveryPayloads({ accounts: new AccountsStore() }), logger },
-    { publicUrl: settings.publicUrl, allowPrivateTargets: settings.webhookAllowPrivateTargets, timeoutMs: settings.webhookTimeoutMs, version: packageVersion() },
-  );
+/** The worker's options from the instance's settings, the same on either path. */
+export function deliveryWorkerOptions(settings: Omit<DeliveryThreadSettings, 'databaseUrl' | 'sqliteFastPaths' | 'logLevel'>): DeliveryWorkerOptions {
+  return { publicUrl: settings.publicUrl, allowPrivateTargets: settings.webhookAllowPrivateTargets, timeoutMs: settings.webhookTimeoutMs, version: packageVersion() };
 }
 
 /** The compiled thread entry; absent when this module runs from TypeScript source. */
@@ -47,7 +40,7 @@ export function startDeliveryWorker(
   settings: DeliveryThreadSettings,
 ): { stop(): Promise<void> } {
   if (!fs.existsSync(THREAD_ENTRY)) {
-    const worker = createDeliveryWorker(services.database.knex, logger, settings);
+    const worker = createDeliveryWorker(services.database.knex, logger, deliveryWorkerOptions(settings));
     const unsubscribe = services.outbox.onQueued(() => worker.wake());
     worker.start();
     return { stop: async () => { unsubscribe(); await worker.stop(); } };

@@ -1,4 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { callersOf } from '../../../operations';
 import { givenArgs, parseArgs } from '../../../graphql/arguments';
 import type { GraphQLContext } from '../../../graphql/context';
 import { clearLoadersAfter } from '../../../graphql/loaders';
@@ -25,7 +26,7 @@ function conditionsJson(c: DependencyBotRuleConditions): Record<string, unknown>
 
 @Resolver(() => Organization)
 export class OrganizationAutoTriage {
-  @FieldResolver(() => [DependencyBotRule], { nullable: true, description: 'The organization\'s auto-triage rules, oldest first (owners and security managers).' })
+  @FieldResolver(() => [DependencyBotRule], { nullable: true, description: `The organization's auto-triage rules, oldest first (${callersOf('listOrgDependencyBotRules')}).` })
   async rules(@Root() org: Organization, @Ctx() ctx: GraphQLContext): Promise<DependencyBotRule[]> {
     return (await ctx.services.autoTriage.listRules(ctx.principal, { level: 'org', org: org.login })).map(toRule);
   }
@@ -43,7 +44,7 @@ export class OrganizationAutoTriage {
 
 @Resolver(() => Repository)
 export class RepositoryAutoTriage {
-  @FieldResolver(() => [DependencyBotRule], { nullable: true, description: 'The repository\'s own auto-triage rules, oldest first (admins, organization owners and security managers).' })
+  @FieldResolver(() => [DependencyBotRule], { nullable: true, description: `The repository's own auto-triage rules, oldest first (${callersOf('listRepoDependencyBotRules')}).` })
   async rules(@Root() repo: Repository, @Ctx() ctx: GraphQLContext): Promise<DependencyBotRule[]> {
     return (await ctx.services.autoTriage.listRules(ctx.principal, { level: 'repo', owner: repo.record.ownerLogin, repo: repo.name })).map(toRule);
   }

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { callersOf } from '../../../operations';
 import type { GraphQLContext } from '../../../graphql/context';
 import { clearLoadersAfter } from '../../../graphql/loaders';
 import { toConnection, type Connection } from '../../../graphql/relay';
@@ -52,7 +53,7 @@ function connection(base: string, page: AlertPage, request: AlertListRequest): C
 
 @Resolver(() => Organization)
 export class OrganizationAlerts {
-  @FieldResolver(() => DependencyAlertConnection, { nullable: true, description: 'Dependency alerts of the organization\'s repositories (owners and security managers).' })
+  @FieldResolver(() => DependencyAlertConnection, { nullable: true, description: `Dependency alerts of the organization's repositories (${callersOf('listOrgDependencyAlerts')}).` })
   async dependencyAlerts(@Root() org: Organization, @Args() args: OrganizationDependencyAlertArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<DependencyAlert>> {
     const request = alertListRequestOf(args);
     return connection(ctx.apiBase, await ctx.services.dependencyAlerts.listForOrg(ctx.principal, org.login, request), request);

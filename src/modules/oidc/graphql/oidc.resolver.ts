@@ -1,4 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { callersOf } from '../../../operations';
 import type { GraphQLContext } from '../../../graphql/context';
 import { clearLoadersAfter } from '../../../graphql/loaders';
 import { givenArgs, parseArgs } from '../../../graphql/arguments';
@@ -15,7 +16,7 @@ const toInclusion = (i: PropertyInclusion): OidcPropertyInclusion => ({ customPr
 
 @Resolver(() => Enterprise)
 export class EnterpriseOidc {
-  @FieldResolver(() => [OidcPropertyInclusion], { nullable: true, description: 'Custom properties in OIDC tokens, set for the enterprise (enterprise owners).' })
+  @FieldResolver(() => [OidcPropertyInclusion], { nullable: true, description: `Custom properties in OIDC tokens, set for the enterprise (${callersOf('listEnterpriseOidcInclusions')}).` })
   async oidcPropertyInclusions(@Root() enterprise: Enterprise, @Ctx() ctx: GraphQLContext): Promise<OidcPropertyInclusion[]> {
     return (await ctx.services.oidc.listEnterpriseInclusions(ctx.principal, enterprise.slug)).map(toInclusion);
   }

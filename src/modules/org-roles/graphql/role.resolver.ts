@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { callersOf } from '../../../operations';
 import type { GraphQLContext } from '../../../graphql/context';
 import { clearLoadersAfter } from '../../../graphql/loaders';
 import { ConnectionArgs, windowOf, type Connection } from '../../../graphql/relay';
@@ -51,7 +52,7 @@ function holdersConnection<T, E>(list: string, total: number, offset: number, it
 
 @Resolver(() => Organization)
 export class OrganizationRoles {
-  @FieldResolver(() => [OrganizationRole], { nullable: true, description: 'Predefined and custom roles (owners, and members who may view roles).' })
+  @FieldResolver(() => [OrganizationRole], { nullable: true, description: `Predefined and custom roles (${callersOf('listOrgRoles')}).` })
   async organizationRoles(@Root() org: Organization, @Ctx() ctx: GraphQLContext): Promise<OrganizationRole[]> {
     const result = await ctx.services.orgRoles.listRoles(ctx.principal, org.login);
     return result.roles.map((role) => toRole(ctx.apiBase, result.org, role));
@@ -66,7 +67,7 @@ export class OrganizationRoles {
 
 @Resolver(() => OrganizationRole)
 export class OrganizationRoleHolders {
-  @FieldResolver(() => RoleTeamConnection, { nullable: true, description: 'Teams holding the role, and how (owners).' })
+  @FieldResolver(() => RoleTeamConnection, { nullable: true, description: `Teams holding the role, and how (${callersOf('listOrgRoleTeams')}).` })
   async teams(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
     const list = roleHoldersList('teams', role.org.id, role.databaseId);
     const total = needsTotal(args) ? (await ctx.services.orgRoles.listTeams(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 })).total : 0;
@@ -75,7 +76,7 @@ export class OrganizationRoleHolders {
     return holdersConnection(list, result.total, offset, result.items, (item, cursor) => ({ cursor, node: toTeam(item.team), assignment: item.assignment as RoleAssignment }));
   }
 
-  @FieldResolver(() => RoleUserConnection, { nullable: true, description: 'Users holding the role, how, and through which teams (owners).' })
+  @FieldResolver(() => RoleUserConnection, { nullable: true, description: `Users holding the role, how, and through which teams (${callersOf('listOrgRoleUsers')}).` })
   async users(@Root() role: OrganizationRole, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<never>> {
     const list = roleHoldersList('users', role.org.id, role.databaseId);
     const total = needsTotal(args) ? (await ctx.services.orgRoles.listUsers(ctx.principal, role.org.login, role.databaseId, { page: 1, perPage: 0 })).total : 0;

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Resolver, Root, UseMiddleware } from 'type-graphql';
+import { callersOf } from '../../../operations';
 import { givenArgs, parseArgs } from '../../../graphql/arguments';
 import { neverCache } from '../../../graphql/cached-responses';
 import type { GraphQLContext } from '../../../graphql/context';
@@ -62,7 +63,7 @@ async function hookConnection(ctx: GraphQLContext, scope: HookScope, args: Conne
 
 @Resolver(() => Organization)
 export class OrganizationWebhooks {
-  @FieldResolver(() => WebhookConnection, { nullable: true, description: 'The organization\'s webhooks, oldest first (owners).' })
+  @FieldResolver(() => WebhookConnection, { nullable: true, description: `The organization's webhooks, oldest first (${callersOf('listOrgWebhooks')}).` })
   async webhooks(@Root() org: Organization, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<Webhook>> {
     return hookConnection(ctx, { level: 'org', org: org.login }, args);
   }
@@ -76,7 +77,7 @@ export class OrganizationWebhooks {
 
 @Resolver(() => Repository)
 export class RepositoryWebhooks {
-  @FieldResolver(() => WebhookConnection, { nullable: true, description: 'The repository\'s webhooks, oldest first (repository admins).' })
+  @FieldResolver(() => WebhookConnection, { nullable: true, description: `The repository's webhooks, oldest first (${callersOf('listRepoWebhooks')}).` })
   async webhooks(@Root() repo: Repository, @Args() args: ConnectionArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<Webhook>> {
     return hookConnection(ctx, { level: 'repo', owner: repo.record.ownerLogin, repo: repo.name }, args);
   }

@@ -1,0 +1,23 @@
+import { BadRequestError } from '../errors/domain';
+
+// Driver errors by code, never by message, translated once for both doors.
+
+/**
+ * A value the database refuses as data (PostgreSQL SQLSTATE class 22: a NUL byte in
+ * text, a number out of range). SQLite stores such values, so only PostgreSQL raises it.
+ * Inputs are validated before they reach SQL; this is the safety net that keeps a
+ * validation gap a 400 rather than a 500.
+ */
+function isInvalidValueError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
+/**
+ * A driver error that is the caller's doing, as the domain error both doors render (the
+ * REST error middleware and GraphQL's formatError); anything else is answered as it came.
+ */
+export function translateDriverError(error: unknown): unknown {
+  if (isInvalidValueError(error)) return new BadRequestError('The request contains a value that cannot be stored or compared.');
+  return error;
+}
