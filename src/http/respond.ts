@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Response } from 'express';
-import { readEtag, responseCacheOf, responseToCache } from './response-cache';
+import { readEtag } from './response-cache';
 import { sendResponse, type CachedResponse } from './send-response';
 
 // JSON responses carry a weak ETag, so a client's If-None-Match gets a 304; responses vary on
@@ -27,7 +27,8 @@ export function sendJsonText(res: Response, status: number, json: string | Buffe
   } else {
     const version = res.locals.versions!.data;
     res.setHeader('ETag', readEtag(version, readKey));
-    responseCacheOf(res)?.store(version, readKey, responseToCache(res, response));
+    // Recorded when the response cache's gate offered this request the cache (response-cache-gate.ts restReads).
+    res.locals.recordRead?.(readKey, response);
   }
   sendResponse(res, status, response);
 }
