@@ -2,7 +2,6 @@ import type { RequestListener } from 'node:http';
 import express, { Router } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
-import { evaluateIfNoneMatchAsOrigin } from './http/conditional';
 import { bindRequestServices, identify, markReadsOnly, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
 import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
 import { limitQueryLength } from './http/query-length';
@@ -59,7 +58,6 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy);
   app.set('json spaces', 0);
-  evaluateIfNoneMatchAsOrigin(app);
 
   // The response cache's one gate: the fast path, REST reads and GraphQL look up and record through it.
   const gate = new ResponseCacheGate(services.responseCache);

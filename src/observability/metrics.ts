@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Database } from '../database/connection';
 import { routeTemplate } from '../http/request-log';
+import { sendText } from '../http/respond';
 import { instrumentDatabase } from './database-metrics';
 import { graphqlMetricsPlugin, type GraphQLMetrics } from './graphql-metrics.plugin';
 
@@ -60,7 +61,7 @@ export function createMetrics(database: Database, { routelessMounts }: MetricsOp
   const serve: RequestHandler = async (_req, res, next) => {
     try {
       const text = await registry.metrics();
-      res.status(200).set('Content-Type', registry.contentType).send(text);
+      sendText(res, 200, registry.contentType, text);
     } catch (error) {
       next(error);
     }
