@@ -2,13 +2,12 @@ import type { RequestListener } from 'node:http';
 import express, { Router } from 'express';
 import type { Services } from './composition';
 import { apiVersion } from './http/api-version';
-import { evaluateIfNoneMatchAsOrigin } from './http/conditional';
 import { bindRequestServices, identify, markReadsOnly, refuseAmbiguousCredentials, requireValidCredentials } from './http/authenticate';
 import { errorMiddleware, graphqlTransportErrors, unknownRoute } from './http/errors.middleware';
 import { limitQueryLength } from './http/query-length';
 import { rateLimit } from './http/rate-limit';
 import { requestLog } from './http/request-log';
-import { useResponseCache } from './http/response-cache';
+import { ResponseCacheGate } from './http/response-cache-gate';
 import { withCachedReadsFirst } from './http/cached-read-fast-path';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './observability/metrics';
@@ -59,8 +58,9 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy);
   app.set('json spaces', 0);
-  evaluateIfNoneMatchAsOrigin(app);
-  useResponseCache(app, services.responseCache);
+
+  // The response cache's one gate: the fast path, REST reads and GraphQL look up and record through it.
+  const gate = new ResponseCacheGate(services.responseCache);
 
   app.use(requestLog(logger));
 
@@ -86,7 +86,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // Also under /api/graphql, where clients made for the enterprise-server layout look.
   // Every GraphQL request may read from the caches; a mutation rebinds to none (graphql/server.ts).
   app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), refuseAmbiguousCredentials, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
-    bindRequestServices(services, () => true), answerJsonToRestClients, serveCachedGraphQLResponses(services.responseCache, metrics.graphql.countCachedAnswer),
+    bindRequestServices(services, () => true), answerJsonToRestClients, serveCachedGraphQLResponses(gate, metrics.graphql.countCachedAnswer),
     await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
   const api = Router();
@@ -101,8 +101,9 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(bindRequestServices(services, (req, res) => req.method === 'GET' || req.method === 'HEAD' || res.locals.readsOnly === true));
   api.use(apiVersion);
   api.use(requireValidCredentials);
+  // A read answered before, for the same caller and data, is answered again here; a miss is recorded by respond.ts.
+  api.use(gate.restReads);
   api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
-  // Reads are served from the response cache when they can (http/operation.ts route).
   // The alert lists first: they are what clients poll, and no two modules share a path.
   api.use(dependencyAlertsRoutes());
   api.use(orgRolesRoutes());
@@ -124,7 +125,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // A read served before, for the same caller and data: served again before routing.
   // CORS headers go on first, so every response carries them, and preflights end there.
   return withCors(withCachedReadsFirst(app, {
-    cache: services.responseCache, versions: services.versions, at: services.at, rateLimited: services.rateLimiter !== undefined,
+    gate, versions: services.versions, at: services.at, rateLimited: services.rateLimiter !== undefined, trustProxy,
     logger, countRequest: metrics.countRequest,
   }), corsOrigins);
 }

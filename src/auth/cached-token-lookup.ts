@@ -1,4 +1,5 @@
 import type { AtVersions } from '../cache/at-versions';
+import { outsideTransactions } from '../cache/outside-transactions';
 import { VersionedCache } from '../cache/versioned-cache';
 import type { TokenRecord, TokenStore } from './token.store';
 
@@ -16,14 +17,13 @@ export function cachedTokenLookup(tokens: TokenLookup, maxEntries = 10_000): AtV
     const version = versions?.data;
     if (version === undefined) return tokens;
     return {
-      async findByHash(db, tokenHash) {
-        if (db.isTransaction) return tokens.findByHash(db, tokenHash);
+      findByHash: outsideTransactions((...args) => tokens.findByHash(...args), async (db, tokenHash) => {
         const hit = known.get(version, tokenHash);
         if (hit) return hit;
         const token = await tokens.findByHash(db, tokenHash);
         if (token) known.set(version, tokenHash, token);
         return token;
-      },
+      }),
     };
   };
 }

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../database/transaction';
+import { outsideTransactions } from './outside-transactions';
 
 /** A row as a list names it: its id and the version the list read (dependency_alerts.version). */
 export interface RowKey {
@@ -26,8 +27,7 @@ export function cachedAtRowVersions<V extends {}>(
   options: { versionOf: (value: V) => number; maxEntries: number },
 ): RowsAt<V> {
   const cache = new LRUCache<number, V>({ max: options.maxEntries });
-  return async (db, keys) => {
-    if (db.isTransaction) return lookup(db, keys);
+  return outsideTransactions(lookup, async (db, keys: readonly RowKey[]) => {
     const found = new Map<number, V>();
     const missing: RowKey[] = [];
     for (const key of keys) {
@@ -42,5 +42,5 @@ export function cachedAtRowVersions<V extends {}>(
       }
     }
     return found;
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import type { DataVersions } from '../database/data-version';
 import type { Executor } from '../database/transaction';
 import type { AtVersions } from './at-versions';
+import { outsideTransactions } from './outside-transactions';
 import { VersionedCache } from './versioned-cache';
 
 /** A batch look-up by id, as the stores answer it. */
@@ -17,8 +18,7 @@ export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { ver
   return (versions) => {
     const version = versions?.[options.version];
     if (version === undefined) return lookup;
-    return async (db, ids) => {
-      if (db.isTransaction) return lookup(db, ids);
+    return outsideTransactions(lookup, async (db, ids: readonly number[]) => {
       const found = new Map<number, V>();
       const missing: number[] = [];
       for (const id of new Set(ids)) {
@@ -33,6 +33,6 @@ export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { ver
         }
       }
       return found;
-    };
+    });
   };
 }

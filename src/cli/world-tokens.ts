@@ -1,4 +1,3 @@
-import { importEsm } from '../shared/import-esm';
 
 // stream-json's tokenizer and assembler, and a walker over a world file's tokens: every
 // top-level section but the alerts assembled whole, each alert handed over as it completes.
@@ -22,14 +21,14 @@ export interface StreamJson {
 
 export async function loadStreamJson(): Promise<StreamJson> {
   // One after the other: jest's module linker loses track of a module two imports share.
-  const { jsonParser } = await importEsm('stream-json/core/parser.js');
-  const { Assembler } = await importEsm('stream-json/core/assembler.js');
-  const { none } = await importEsm('stream-chain/defs.js');
+  const { jsonParser } = await import('stream-json/core/parser.js');
+  const { Assembler } = await import('stream-json/core/assembler.js');
+  const { none } = await import('stream-chain/defs.js');
   const tokensOf = (out: unknown): Token[] => (out === none ? [] : (out as { values: Token[] }).values);
   return {
     tokenizer() {
-      // Packed values only: a string or number arrives as one token.
-      const parse = jsonParser({ streamValues: false });
+      // Packed values only: a string or number arrives as one token. `none` flushes it (stream-chain's end of input).
+      const parse = jsonParser({ streamValues: false }) as (chunk: string | typeof none) => unknown;
       return { write: (text) => tokensOf(parse(text)), end: () => tokensOf(parse(none)) };
     },
     assembler: () => new Assembler(),

@@ -1,7 +1,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Request, RequestHandler, Response } from 'express';
 import type { FormattedExecutionResult } from 'graphql';
-import { responseCacheKey, responseToCache, type ResponseCache } from '../http/response-cache';
+import { responseCacheKey } from '../http/response-cache';
+import type { ResponseCacheGate } from '../http/response-cache-gate';
 import { sendResponse } from '../http/send-response';
 import type { GraphQLContext } from './context';
 
@@ -39,14 +40,14 @@ function requestKey(req: Request): string | undefined {
 }
 
 /** Express middleware in front of Apollo: serves a cached query, or captures its result for the cache. */
-export function serveCachedGraphQLResponses(cache: ResponseCache, countCached: CountCachedOperation): RequestHandler {
+export function serveCachedGraphQLResponses(gate: ResponseCacheGate, countCached: CountCachedOperation): RequestHandler {
   return (req: Request, res: Response, next) => {
     const versions = res.locals.versions;
-    const request = cache.enabled && versions && !res.locals.credentialsError ? requestKey(req) : undefined;
+    const request = gate.enabled && versions && !res.locals.credentialsError ? requestKey(req) : undefined;
     if (request === undefined) return next();
     const started = process.hrtime.bigint();
     const key = responseCacheKey(res.locals.principal, res.locals.apiBase ?? '', request);
-    const cached = cache.get(versions!.data, key);
+    const cached = gate.lookup(versions!.data, key);
     if (cached) {
       sendResponse(res, 200, cached);
       countCached(cached.operation ?? null, Number(process.hrtime.bigint() - started) / 1e9);
@@ -58,7 +59,7 @@ export function serveCachedGraphQLResponses(cache: ResponseCache, countCached: C
     res.once('finish', () => {
       if (capture.json === undefined || res.statusCode !== 200) return;
       const bytes = Buffer.from(capture.json, 'utf8');
-      cache.store(versions!.data, key, responseToCache(res, { parts: [bytes], length: bytes.length, operation: capture.operation ?? null }));
+      gate.record(res, versions!.data, key, { parts: [bytes], length: bytes.length, operation: capture.operation ?? null });
     });
     next();
   };

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Router } from 'express';
 import { API_VERSION } from '../http/api-version';
 import { directoryPage } from '../http/directory-page';
+import { sendText } from '../http/respond';
 
 // An explorer that works offline: GraphiQL's browser build with React from their packages,
 // served by orgsec itself (Apollo Sandbox, the landing page at /graphql, loads from a CDN).
@@ -69,7 +70,7 @@ export function graphiqlRoutes(graphqlPaths: readonly string[]): Router {
   const explorer = Router();
   explorer.get('/', directoryPage(PAGE));
   explorer.get('/init.js', (_req, res) => {
-    res.type('application/javascript').send(INIT);
+    sendText(res, 200, 'application/javascript; charset=utf-8', INIT);
   });
   explorer.get('/assets/:name', (req, res, next) => {
     const file = ASSETS[req.params.name];

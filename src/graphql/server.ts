@@ -9,8 +9,6 @@ import { apiBaseOf, principalOf, servicesOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
 import { ResultCapture } from './cached-responses';
-import { compiledExecutor } from './compiled-executor';
-import { executorGateway } from './executor-gateway';
 import { complexityLimit, parseOptions, validationRules } from './limits';
 import { mutationRateLimit } from './rate-limit.plugin';
 import { rateLimitCallerOf } from '../http/rate-limit';
@@ -50,8 +48,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
   // On and off with the REST response cache (RESPONSE_CACHE_MB=0 turns both off).
   const results = services.responseCache.enabled ? new ResultCapture() : undefined;
   const server = new ApolloServer<GraphQLContext>({
-    // The schema as a gateway: the only way Apollo lets another executor (graphql-jit) run it.
-    gateway: executorGateway(schema, compiledExecutor(schema)),
+    schema,
     validationRules,
     parseOptions,
     allowBatchedHttpRequests: false, // one operation per request

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { Express, Request } from 'express';
 
-// The one conditional-request (If-None-Match → 304) decision: for every JSON response
-// (send-response.ts, cached or built) and for whatever Express sends itself (req.fresh).
+// The one conditional-request (If-None-Match → 304) decision: for every body orgsec sends
+// (send-response.ts: JSON, cached or built, pages, scripts, the metrics text).
 
 /**
  * Whether a response of `status` carrying `etag` answers the request with a 304. Express
@@ -14,17 +13,6 @@ export function isNotModified(req: IncomingMessage, status: number, etag: string
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (!((status >= 200 && status < 300) || status === 304)) return false;
   return ifNoneMatchMatches(req.headers['if-none-match'], etag);
-}
-
-/** Express's own 304s (res.send) follow the same rule. */
-export function evaluateIfNoneMatchAsOrigin(app: Express): void {
-  Object.defineProperty(app.request, 'fresh', {
-    configurable: true,
-    enumerable: true,
-    get(this: Request): boolean {
-      return isNotModified(this, this.res!.statusCode, this.res!.get('ETag'));
-    },
-  });
 }
 
 /** Whether an If-None-Match header matches the ETag (weak comparison, RFC 9110 §13.1.2; `*` matches any). */

@@ -6,6 +6,7 @@ import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError } fro
 import { toGraphQLError } from '../errors/graphql';
 import { toHttpError } from '../errors/http';
 import { operationFragment } from '../openapi/deep-link';
+import { sendJson } from './respond';
 
 /** The API docs, opened at the operation that failed when there is one. */
 function documentationUrl(apiBase: string | undefined, operation: OperationName | undefined): string {
@@ -36,7 +37,8 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const { rendered } = renderFailure(logger, error, req, res);
     if (res.headersSent) return;
-    res.status(rendered.status).set(rendered.headers).json(rendered.body);
+    res.set(rendered.headers);
+    sendJson(res, rendered.status, rendered.body);
   };
 }
 
@@ -57,6 +59,7 @@ export function graphqlTransportErrors(logger: Logger): ErrorRequestHandler {
     const { cause, rendered } = renderFailure(logger, error, req, res);
     if (res.headersSent) return;
     const code = cause instanceof DomainError ? toGraphQLError(cause).extensions.code : 'INTERNAL_SERVER_ERROR';
-    res.status(rendered.status).set(rendered.headers).json({ errors: [{ message: rendered.body.message, extensions: { code } }] });
+    res.set(rendered.headers);
+    sendJson(res, rendered.status, { errors: [{ message: rendered.body.message, extensions: { code } }] });
   };
 }

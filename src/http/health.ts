@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Database } from '../database/connection';
 import { pendingMigrations } from '../database/migrate';
+import { sendJson } from './respond';
 
 /** A probe must answer before the orchestrator's own timeout, even when the pool is stuck. */
 export const READINESS_TIMEOUT_MS = 3_000;
@@ -34,7 +35,7 @@ async function notReadyReason(database: Database): Promise<string | null> {
 export function healthRoutes(database: Database): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    sendJson(res, 200, { status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
     let reason: string | null;
@@ -43,8 +44,8 @@ export function healthRoutes(database: Database): Router {
     } catch (error) {
       reason = `migrations could not be checked: ${(error as Error).message}`;
     }
-    if (reason === null) res.json({ status: 'ready' });
-    else res.status(503).json({ status: 'unavailable', reason });
+    if (reason === null) sendJson(res, 200, { status: 'ready' });
+    else sendJson(res, 503, { status: 'unavailable', reason });
   });
   return router;
 }

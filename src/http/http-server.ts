@@ -1,4 +1,4 @@
-import http, { type RequestListener, type Server } from 'node:http';
+import http, { type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /** The HTTP server's own limits: what a client that is slow, or sends too much, meets. */
@@ -33,9 +33,9 @@ function clientErrorAnswer(code: string | undefined, limits: ServerLimits): [sta
   return [400, 'Bad Request', 'The request is not valid HTTP.'];
 }
 
-function answerClientError(error: Error & { code?: string }, socket: Duplex, limits: ServerLimits): void {
+function answerClientError(error: Error & { code?: string }, socket: Duplex, limits: ServerLimits, isAnswering: (socket: Duplex) => boolean): void {
   // A reset connection, or one already answering, has no one to tell.
-  if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+  if (error.code === 'ECONNRESET' || !socket.writable || isAnswering(socket)) {
     socket.destroy();
     return;
   }
@@ -59,6 +59,31 @@ export function createHttpServer(listener: RequestListener, overrides: Partial<S
     },
     listener,
   );
-  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, limits));
+  const answering = answeringSockets(server);
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => answerClientError(error, socket, limits, answering));
   return server;
+}
+
+/**
+ * Whether a socket has a response under way (its headers may be on the wire: no raw answer
+ * may follow them). Counted from the server's own events, per socket (pipelined requests
+ * queue their responses), rather than read from Node's private `_httpMessage`.
+ */
+function answeringSockets(server: Server): (socket: Duplex) => boolean {
+  const open = new WeakMap<Duplex, number>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    open.set(socket, (open.get(socket) ?? 0) + 1);
+    let done = false;
+    const end = () => {
+      if (done) return;
+      done = true;
+      const left = (open.get(socket) ?? 1) - 1;
+      if (left > 0) open.set(socket, left);
+      else open.delete(socket);
+    };
+    res.once('finish', end);
+    res.once('close', end);
+  });
+  return (socket) => open.has(socket);
 }

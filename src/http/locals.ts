@@ -5,6 +5,7 @@ import type { OperationName } from '../operations';
 import type { DataVersions } from '../database/data-version';
 import type { GraphQLResultCapture } from '../graphql/cached-responses';
 import type { RequestIdentity } from './request-identity';
+import type { RecordedBody } from './response-cache-gate';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -24,7 +25,9 @@ declare global {
       versions?: DataVersions;
       /** The services this request uses, bound to its versions (http/authenticate.ts bindRequestServices). */
       services?: RequestServices;
-      /** The route template of a response served before routing (the cached-read fast path). */
+      /** Records this request's REST read for the next identical one: offered by the response cache's gate (response-cache-gate.ts). */
+      recordRead?: (key: string, body: RecordedBody) => void;
+      /** The route template of a response served before routing (the cached-read fast path, the gate's REST look-up). */
       routeTemplate?: string;
       /** Where a GraphQL query's result is captured for the response cache (src/graphql/cached-responses.ts). */
       graphqlResultCapture?: GraphQLResultCapture;

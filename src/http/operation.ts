@@ -1,10 +1,10 @@
 import type { RequestHandler, Router } from 'express';
 import { OPERATIONS, expressPath, type OperationName } from '../operations';
-import { restReadKey, serveCachedResponse } from './response-cache';
+import { restReadKey } from './response-cache';
 
 /**
  * Names the spec operation a route serves, and with it a read's response-cache key (derived
- * once here: the cache looks it up, respond.ts stores under it and names the ETag by it);
+ * once here: respond.ts records under it and names the ETag by it);
  * announces the scopes it accepts.
  */
 export function operation(name: OperationName): RequestHandler {
@@ -41,19 +41,18 @@ function servedAs(alias: string, path: string): RequestHandler {
 
 /**
  * Registers an operation's handlers at the method and path (and aliases) the catalogue gives
- * it. A read (GET, and so HEAD) is served from the response cache when it can be, once
- * operation() has set its headers and key; only a miss reaches the handlers.
+ * it. A read (GET, and so HEAD) answered before was served from the response cache ahead of
+ * the routes (response-cache-gate.ts restReads): only a miss reaches the handlers.
  */
 export function route(router: Router, name: OperationName, ...handlers: RequestHandler[]): void {
   const { method, path, aliases = [] } = OPERATIONS[name];
   for (const alias of aliases) router[method](expressPath(alias), servedAs(alias, path));
-  const cached = method === 'get' && OPERATIONS[name].uncached !== true;
-  router[method](expressPath(path), operation(name), ...(cached ? [serveCachedResponse] : []), ...handlers);
+  router[method](expressPath(path), operation(name), ...handlers);
 }
 
 /** Registers handlers for a URL an operation's answers link to (catalogue `linked`), under its name. */
 export function linkedRoute(router: Router, name: OperationName, link: string, ...handlers: RequestHandler[]): void {
   const path = OPERATIONS[name].linked?.[link];
   if (path === undefined) throw new Error(`the catalogue entry ${name} links no ${link}`);
-  router.get(expressPath(path), operation(name), serveCachedResponse, ...handlers);
+  router.get(expressPath(path), operation(name), ...handlers);
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger';
 import type { Principal } from '../auth/principal';
 
@@ -22,7 +23,7 @@ export function redactedUrl(originalUrl: string): string {
  */
 export function routeTemplate(req: Request): string | null {
   if (req.route) return `${req.baseUrl}${String(req.route.path)}`;
-  // An answer the cached-read fast path gave names the route it was first built by.
+  // An answer the response cache gave before routing (response-cache-gate.ts) names the route it was first built by.
   return req.res?.locals.routeTemplate ?? (req.baseUrl || null);
 }
 
@@ -40,32 +41,40 @@ export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
-    logRequest(logger, req, res, requestId);
+    logRequest(logger, req, res, requestId, () => ({ route: routeTemplate(req), url: req.originalUrl, principal: res.locals.principal }));
     next();
   };
 }
 
 /** The request's id: the incoming `x-request-id` when it is a sane one, else a new UUID. */
-export function requestIdOf(req: Request): string {
-  const incoming = req.get('x-request-id');
-  return incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** What a request's line says that Node's request does not: told once it is answered, by Express's side or the fast path. */
+export interface LoggedRequest {
+  route: string | null;
+  /** The URL as sent (redacted here). */
+  url: string;
+  principal: Principal | undefined;
 }
 
 /** Writes the request's line once it is answered (also for answers given before Express routes them). */
-export function logRequest(logger: Logger, req: Request, res: Response, requestId: string): void {
+export function logRequest(logger: Logger, req: IncomingMessage, res: ServerResponse, requestId: string, describe: () => LoggedRequest): void {
   // Below the info level nothing is written: no listener, no line built.
   if (!logger.isLevelEnabled('info')) return;
   const started = process.hrtime.bigint();
   res.once('finish', () => {
-    const route = routeTemplate(req);
+    const { route, url, principal } = describe();
     logger.info({
       requestId,
       method: req.method,
       route,
-      url: redactedUrl(req.originalUrl),
+      url: redactedUrl(url),
       status: res.statusCode,
       durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-      principal: principalId(res.locals.principal),
+      principal: principalId(principal),
     }, 'request');
   });
 }

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { Response } from 'express';
-import { readEtag, responseCacheOf, responseToCache } from './response-cache';
+import { readEtag } from './response-cache';
 import { sendResponse, type CachedResponse } from './send-response';
 
-// JSON responses carry a weak ETag, so a client's If-None-Match gets a 304; responses vary on
-// the caller (reference.md "Conditional GETs"). The ETag is chosen here, and only here: a
+// Every body orgsec sends carries a weak ETag, so a client's If-None-Match gets a 304; responses
+// vary on the caller (reference.md "Conditional GETs"). The ETag is chosen here, and only here: a
 // read's 200 by its data version, caller and URL (response-cache.ts readEtag); anything
-// else by its bytes, as Express would.
+// else by its bytes, as Express would. The 304 is conditional.ts's decision (send-response.ts).
+// Only Apollo's answers are sent by Express (res.send), with its own ETag and 304.
 
 export function sendJson(res: Response, status: number, body: unknown): void {
   sendJsonText(res, status, JSON.stringify(body));
@@ -27,9 +28,18 @@ export function sendJsonText(res: Response, status: number, json: string | Buffe
   } else {
     const version = res.locals.versions!.data;
     res.setHeader('ETag', readEtag(version, readKey));
-    responseCacheOf(res)?.store(version, readKey, responseToCache(res, response));
+    // Recorded when the response cache's gate offered this request the cache (response-cache-gate.ts restReads).
+    res.locals.recordRead?.(readKey, response);
   }
   sendResponse(res, status, response);
+}
+
+/** A body that is not JSON (a page, a script, the metrics text), as Express's res.send would send it, but for the 304 rule. */
+export function sendText(res: Response, status: number, contentType: string, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('ETag', bytesEtag([bytes], bytes.length));
+  sendResponse(res, status, { parts: [bytes], length: bytes.length, headers: [], route: null });
 }
 
 /** The `etag` package's weak form, as Express computes it: length in hex and 27 base64 digits of SHA-1. */

@@ -1,20 +1,15 @@
 import crypto from 'node:crypto';
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
 import { VersionedCache } from '../cache/versioned-cache';
-import { routeTemplate } from './request-log';
-import { sendResponse, type CachedResponse } from './send-response';
-
-// Headers that belong to the request, not the response: never replayed from the cache.
-// (CORS headers answer the request's Origin; they are set anew ahead of the cache.)
-const PER_REQUEST_HEADERS = /^(x-request-id|x-ratelimit-.*|access-control-.*|date|connection|keep-alive|content-length|transfer-encoding)$/i;
+import type { CachedResponse } from './send-response';
 
 /**
  * Finished responses of read operations (REST and GraphQL, one budget: RESPONSE_CACHE_MB),
  * for one data version: a polling client gets the same bytes (and its 304) without the page
  * being built again. Keyed by the caller's token, so no caller is ever shown a response
  * built for another, by the API base (URLs in bodies) and by the request as sent (Link
- * headers repeat its parameters).
+ * headers repeat its parameters). Read and written only through its gate (response-cache-gate.ts).
  */
 export class ResponseCache {
   private readonly responses: VersionedCache<CachedResponse> | undefined;
@@ -45,7 +40,7 @@ export class ResponseCache {
     return response;
   }
 
-  /** The one write path (REST reads and GraphQL queries): see `responseToCache`. */
+  /** The one write path (REST reads and GraphQL queries), through the gate (response-cache-gate.ts). */
   store(version: number, key: string, response: CachedResponse): void {
     if (!this.responses?.set(version, key, response)) return;
     const url = urlOf(key);
@@ -65,12 +60,6 @@ export class ResponseCache {
 }
 
 const urlOf = (key: string) => key.slice(key.indexOf('\n') + 1);
-
-/** A 200 about to be sent (or just sent) as the cache keeps it: with the headers it carries now. */
-export function responseToCache(res: Response, body: Pick<CachedResponse, 'parts' | 'length' | 'operation'>): CachedResponse {
-  const headers = res.getHeaderNames().filter((name) => !PER_REQUEST_HEADERS.test(name)).map((name) => [name, res.getHeader(name)!] as const);
-  return { ...body, headers: headers as CachedResponse['headers'], route: routeTemplate(res.req) };
-}
 
 /** The cache key: caller, API base, and the request as sent (a URL, or a GraphQL body). */
 export function responseCacheKey(principal: Principal | undefined, apiBase: string, request: string): string {
@@ -96,24 +85,3 @@ export function restReadKey(req: Request, res: Response): string | undefined {
 export function readEtag(version: number, key: string): string {
   return `W/"${crypto.createHash('sha1').update(`${version}\n${key}`).digest('base64').substring(0, 27)}"`;
 }
-
-/** The app's response cache, for what sends responses (respond.ts). */
-export function useResponseCache(app: Express, cache: ResponseCache): void {
-  app.locals.responseCache = cache;
-}
-
-export function responseCacheOf(res: Response): ResponseCache | undefined {
-  return res.app.locals.responseCache as ResponseCache | undefined;
-}
-
-/**
- * Route middleware for reads: the cached response when there is one (after the route's own
- * headers are set), under the key the route's operation derived. The cache is the app's
- * (useResponseCache), as respond.ts stores into it.
- */
-export const serveCachedResponse: RequestHandler = (_req, res, next) => {
-  const key = res.locals.readKey;
-  const cached = key === undefined ? undefined : responseCacheOf(res)?.get(res.locals.versions!.data, key);
-  if (cached) sendResponse(res, 200, cached);
-  else next();
-};

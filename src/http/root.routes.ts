@@ -2,7 +2,7 @@ import { Router, type Response } from 'express';
 import { OPERATIONS, type OperationName } from '../operations';
 import { API_V3_PATH } from './api-base';
 import { apiBaseOf } from './locals';
-import { sendJson } from './respond';
+import { sendJson, sendText } from './respond';
 
 // GET / (and /api/v3/): where clients start, as the original's root ("meta/root") answers:
 // an object of `*_url` fields, absolute, URL templates in braces, under the base the
@@ -78,7 +78,7 @@ function sendRoot(res: Response, options: RootOptions): void {
   const links = rootLinks(apiBaseOf(res), options);
   // A browser names text/html; clients (Octokit's application/vnd.github+json, */*, none) get JSON.
   if (res.req.accepts(['application/json', 'text/html']) === 'text/html') {
-    res.type('html').send(rootPage(links));
+    sendText(res, 200, 'text/html; charset=utf-8', rootPage(links));
     return;
   }
   sendJson(res, 200, links);

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { isNotModified } from './conditional';
 
 /**
@@ -20,7 +20,7 @@ export interface CachedResponse {
  * headers it carries, a 304 without body or content headers when If-None-Match matches its
  * ETag, headers only for HEAD. The parts go to the socket corked, as one write.
  */
-export function sendResponse(res: Response, status: number, response: CachedResponse): void {
+export function sendResponse(res: ServerResponse, status: number, response: CachedResponse): void {
   for (const [name, value] of response.headers) res.setHeader(name, value);
   const etag = res.getHeader('etag');
   if (isNotModified(res.req, status, typeof etag === 'string' ? etag : undefined)) {
@@ -35,7 +35,7 @@ export function sendResponse(res: Response, status: number, response: CachedResp
   else endWithParts(res, response.parts);
 }
 
-function endWithParts(res: Response, parts: readonly Buffer[]): void {
+function endWithParts(res: ServerResponse, parts: readonly Buffer[]): void {
   if (parts.length === 1) {
     res.end(parts[0]);
     return;

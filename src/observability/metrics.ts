@@ -1,7 +1,9 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Database } from '../database/connection';
 import { routeTemplate } from '../http/request-log';
+import { sendText } from '../http/respond';
 import { instrumentDatabase } from './database-metrics';
 import { graphqlMetricsPlugin, type GraphQLMetrics } from './graphql-metrics.plugin';
 
@@ -13,8 +15,8 @@ const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 export interface Metrics {
   /** Counts and times every request that passes it, labelled by method, route template and status. */
   countRequests: RequestHandler;
-  /** Counts and times one request (also one answered before Express routes it). */
-  countRequest: (req: Request, res: Response) => void;
+  /** Counts and times one request under the route `route()` names once it is answered (also one answered before Express sees it). */
+  countRequest: (req: IncomingMessage, res: ServerResponse, route: () => string | null) => void;
   /** GET /metrics: the Prometheus text exposition of the registry. */
   serve: RequestHandler;
   graphql: GraphQLMetrics;
@@ -44,22 +46,22 @@ export function createMetrics(database: Database, { routelessMounts }: MetricsOp
     if (req.route || req.res?.locals.routeTemplate) return routeTemplate(req) ?? UNMATCHED_ROUTE;
     return routelessMounts.includes(req.baseUrl) ? req.baseUrl : UNMATCHED_ROUTE;
   };
-  const countRequest = (req: Request, res: Response): void => {
+  const countRequest = (req: IncomingMessage, res: ServerResponse, route: () => string | null): void => {
     const stopTimer = durations.startTimer();
     res.once('finish', () => {
-      const labels = { method: req.method, route: routeOf(req), status: String(res.statusCode) };
+      const labels = { method: req.method ?? '', route: route() ?? UNMATCHED_ROUTE, status: String(res.statusCode) };
       requests.inc(labels);
       stopTimer(labels);
     });
   };
   const countRequests: RequestHandler = (req, res, next) => {
-    countRequest(req, res);
+    countRequest(req, res, () => routeOf(req));
     next();
   };
   const serve: RequestHandler = async (_req, res, next) => {
     try {
       const text = await registry.metrics();
-      res.status(200).set('Content-Type', registry.contentType).send(text);
+      sendText(res, 200, registry.contentType, text);
     } catch (error) {
       next(error);
     }

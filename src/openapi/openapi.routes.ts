@@ -3,6 +3,7 @@ import path from 'node:path';
 import express, { Router } from 'express';
 import { directoryPage } from '../http/directory-page';
 import { buildOpenApiDocument } from './document';
+import { sendText } from '../http/respond';
 
 // swagger-ui-dist ships no types; only its asset directory is used. Its main module also
 // loads the whole browser bundle into the server (about 40 MB of memory), so only the
@@ -92,14 +93,14 @@ export function openApiRoutes(): Router {
   if (!fs.existsSync(path.join(assets, 'swagger-ui-bundle.js'))) throw new Error(`swagger-ui-dist assets missing at ${assets}`);
 
   router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(body);
+    sendText(res, 200, 'application/json; charset=utf-8', body);
   });
   router.get('/docs', directoryPage(DOCS_INDEX));
   router.get('/docs/index.html', (_req, res) => {
-    res.type('html').send(DOCS_INDEX);
+    sendText(res, 200, 'text/html; charset=utf-8', DOCS_INDEX);
   });
   router.get('/docs/docs-initializer.js', (_req, res) => {
-    res.type('application/javascript').send(DOCS_INITIALIZER);
+    sendText(res, 200, 'application/javascript; charset=utf-8', DOCS_INITIALIZER);
   });
   // The package's own index.html and swagger-initializer.js point at the petstore: not served.
   router.use('/docs', express.static(assets, { index: false, fallthrough: true }));

@@ -7,8 +7,7 @@ import { apiBase } from '../../src/http/api-base';
 import { bindRequestServices, identify } from '../../src/http/authenticate';
 import { withCachedReadsFirst } from '../../src/http/cached-read-fast-path';
 import { operation } from '../../src/http/operation';
-import { routeTemplate } from '../../src/http/request-log';
-import { serveCachedResponse, useResponseCache } from '../../src/http/response-cache';
+import { ResponseCacheGate } from '../../src/http/response-cache-gate';
 import { sendJsonText } from '../../src/http/respond';
 import { AL, ORG, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 import { bearer } from '../helpers/test-app';
@@ -33,20 +32,20 @@ let counted: Array<string | null> = [];
 /** One read route (a spec read operation) behind the usual identification and route-level cache, and the fast path in front. */
 function listener(rateLimited: boolean) {
   const app = express();
-  useResponseCache(app, services.responseCache);
+  const gate = new ResponseCacheGate(services.responseCache);
   app.use((_req, _res, next) => {
     routed++;
     next();
   });
-  app.use(apiBase, identify(services), bindRequestServices(services, () => true));
-  app.get('/orgs/:org/things', operation('listOrgRoles'), serveCachedResponse, (req, res) => {
+  app.use(apiBase, identify(services), bindRequestServices(services, () => true), gate.restReads);
+  app.get('/orgs/:org/things', operation('listOrgRoles'), (req, res) => {
     built++;
     const principal = res.locals.principal!;
     sendJsonText(res, 200, JSON.stringify({ org: req.params.org, caller: principal.kind === 'user' ? principal.login : principal.kind, base: res.locals.apiBase }));
   });
   return withCachedReadsFirst(app, {
-    cache: services.responseCache, versions: services.versions, at: services.at, rateLimited, logger: pino({ level: 'silent' }),
-    countRequest: (req, res) => res.once('finish', () => counted.push(routeTemplate(req))),
+    gate, versions: services.versions, at: services.at, rateLimited, trustProxy: false, logger: pino({ level: 'silent' }),
+    countRequest: (_req, res, route) => res.once('finish', () => counted.push(route())),
   });
 }
 

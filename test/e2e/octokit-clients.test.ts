@@ -1,4 +1,3 @@
-import { importEsm } from '../../src/shared/import-esm';
 import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, recordDemoDeliveries, type Operation } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { recordAttempt } from '../helpers/webhooks-world';
@@ -12,7 +11,7 @@ let Octokit: any;
 let graphql: any;
 
 beforeAll(async () => {
-  [{ Octokit }, { graphql }] = await Promise.all([importEsm('@octokit/rest'), importEsm('@octokit/graphql')]);
+  [{ Octokit }, { graphql }] = await Promise.all([import('@octokit/rest'), import('@octokit/graphql')]);
   t = await createTestApp();
 });
 afterAll(() => t.close());

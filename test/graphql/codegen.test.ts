@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, print, printSchema } from 'graphql';
 import ts from 'typescript';
-import { importEsm } from '../../src/shared/import-esm';
 import { linksOf, pathOf } from '../helpers/links';
 import { DEMO_OWNER_TOKEN, demoWorld } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
@@ -15,9 +14,9 @@ import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 // the generated document runs against the server and answers what REST (#24) answers.
 
 // @graphql-codegen/cli's CommonJS build require()s ES-only packages (yargs, auto-bind), which
-// plain Node 20 allows and jest does not: load the ES builds through importEsm, and hand
+// plain Node 20 allows and jest does not: load the ES builds through import(), and hand
 // codegen the client preset module itself rather than the name 'client' (which it would require()).
-let generate: (typeof import('@graphql-codegen/cli'))['generate'];
+let generate: (typeof import('@graphql-codegen/cli', { with: { 'resolution-mode': 'import' } }))['generate'];
 let clientPreset: unknown;
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -94,7 +93,7 @@ let generated: string;
 let compiled: Compiled;
 
 beforeAll(async () => {
-  [{ generate }, { preset: clientPreset }] = await Promise.all([importEsm('@graphql-codegen/cli'), importEsm('@graphql-codegen/client-preset')]);
+  [{ generate }, { preset: clientPreset }] = await Promise.all([import('@graphql-codegen/cli'), import('@graphql-codegen/client-preset')]);
   t = await createTestApp();
   await t.services.world.load(demoWorld(), { replace: true });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-codegen-'));

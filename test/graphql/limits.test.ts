@@ -1,3 +1,6 @@
+import pino from 'pino';
+import request from 'supertest';
+import { createApp } from '../../src/app';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { gql } from '../helpers/graphql';
 import { MAX_ALIASES, MAX_DEPTH } from '../../src/graphql/limits';
@@ -42,9 +45,6 @@ it('refuses batched operations (one operation per request)', async () => {
 
 describe('with GRAPHQL_EXPLORER=off', () => {
   it('introspection is refused and a browser gets no Sandbox', async () => {
-    const { createApp } = await import('../../src/app');
-    const pino = (await import('pino')).default;
-    const request = (await import('supertest')).default;
     const app = await createApp({ services: t.services, logger: pino({ level: 'silent' }), graphqlExplorer: false });
     const introspection = await request(app).post('/graphql').set('Content-Type', 'application/json').send({ query: '{ __schema { queryType { name } } }' });
     expect(introspection.body.errors?.[0]?.message).toMatch(/introspection/i);

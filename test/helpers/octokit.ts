@@ -1,7 +1,6 @@
 import { API_VERSION } from '../../src/http/api-version';
-import { importEsm } from '../../src/shared/import-esm';
 
-// Octokit ships only as ES modules: loaded through importEsm.
+// Octokit ships only as ES modules: loaded through import(), which stays one in this CommonJS package (tsconfig `module`).
 
 export interface OctokitClasses {
   /** @octokit/core with plugin-paginate-rest, as scripts use it. */
@@ -12,7 +11,7 @@ export interface OctokitClasses {
 
 export async function loadOctokit(): Promise<OctokitClasses> {
   const [{ Octokit }, { paginateRest }, { throttling }, { retry }] = await Promise.all([
-    importEsm('@octokit/core'), importEsm('@octokit/plugin-paginate-rest'), importEsm('@octokit/plugin-throttling'), importEsm('@octokit/plugin-retry'),
+    import('@octokit/core'), import('@octokit/plugin-paginate-rest'), import('@octokit/plugin-throttling'), import('@octokit/plugin-retry'),
   ]);
   return { Paginating: Octokit.plugin(paginateRest), Throttled: Octokit.plugin(paginateRest, throttling, retry) };
 }

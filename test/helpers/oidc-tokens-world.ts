@@ -1,4 +1,3 @@
-import { importEsm } from '../../src/shared/import-esm';
 
 // A world for the OIDC token tests: an enterprise, an organization with custom properties (two
 // included, one not), private and public repositories with values, and callers of each kind.
@@ -57,7 +56,7 @@ export const PUSH_CONTEXT = {
 };
 
 export type Jose = typeof import('jose');
-export const loadJose = (): Promise<Jose> => importEsm('jose');
+export const loadJose = (): Promise<Jose> => import('jose');
 
 /**
  * Verifies a token as a relying party does: the keys from the issuer's JWKS URL over HTTP, the

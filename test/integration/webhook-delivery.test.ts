@@ -4,7 +4,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '../../src/database/connection';
-import { importEsm } from '../../src/shared/import-esm';
 import { AL, ENTERPRISE, ORG, alertsWorld, makeAdvisories, makeAlerts, type DeclaredAlert } from '../helpers/alerts-world';
 import { eventually, startReceiver, type HookReceiver } from '../helpers/hook-receiver';
 import { dialect } from '../helpers/test-database';
@@ -34,7 +33,7 @@ let instance: Instance;
 let verify: (secret: string, payload: string, signature: string) => Promise<boolean>;
 
 beforeAll(async () => {
-  ({ verify } = await importEsm('@octokit/webhooks-methods'));
+  ({ verify } = await import('@octokit/webhooks-methods'));
   shared = await sharedDatabase();
   instance = await startInstance(shared.url, ENV);
   const worldFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-world-')), 'world.json');

@@ -1,7 +1,7 @@
 import type { Principal } from '../../auth/principal';
 import type { AtVersions } from '../../cache/at-versions';
+import { outsideTransactions } from '../../cache/outside-transactions';
 import { VersionedCache } from '../../cache/versioned-cache';
-import type { Executor } from '../../database/transaction';
 import type { AuthorizedLookups } from './authorized-lookups';
 
 /**
@@ -15,8 +15,7 @@ export function cachedAuthorizedLookups(lookups: AuthorizedLookups, maxEntries =
   return (versions) => {
     const version = versions?.data;
     if (version === undefined) return lookups;
-    const remembered = async <T extends object>(db: Executor, principal: Principal, what: string, decide: () => Promise<T>): Promise<T> => {
-      if (db.isTransaction) return decide();
+    const remembered = async <T extends object>(principal: Principal, what: string, decide: () => Promise<T>): Promise<T> => {
       const key = `${principal.kind === 'anonymous' ? 'anonymous' : principal.tokenId}\n${what}`;
       const known = granted.get(version, key);
       if (known) return known as T;
@@ -25,10 +24,10 @@ export function cachedAuthorizedLookups(lookups: AuthorizedLookups, maxEntries =
       return decision;
     };
     return {
-      org: (db, principal, operation, login) =>
-        remembered(db, principal, `org\n${operation}\n${login}`, () => lookups.org(db, principal, operation, login)),
-      repo: (db, principal, operation, owner, name) =>
-        remembered(db, principal, `repo\n${operation}\n${owner}\n${name}`, () => lookups.repo(db, principal, operation, owner, name)),
+      org: outsideTransactions((...args) => lookups.org(...args), (db, principal, operation, login) =>
+        remembered(principal, `org\n${operation}\n${login}`, () => lookups.org(db, principal, operation, login))),
+      repo: outsideTransactions((...args) => lookups.repo(...args), (db, principal, operation, owner, name) =>
+        remembered(principal, `repo\n${operation}\n${owner}\n${name}`, () => lookups.repo(db, principal, operation, owner, name))),
       enterprise: (...args) => lookups.enterprise(...args),
       visibleOrg: (...args) => lookups.visibleOrg(...args),
       visibleEnterprise: (...args) => lookups.visibleEnterprise(...args),

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { OidcIssuer } from './issuer';
 import type { SigningKeys } from './signing-keys';
+import { sendJson } from '../../http/respond';
 
 /** What relying parties may cache these for: a rotated key shows within the minute. */
 const CACHE_CONTROL = 'public, max-age=60';
@@ -24,7 +25,7 @@ export function oidcDiscoveryRoutes(deps: { issuer: OidcIssuer; keys: SigningKey
   router.get('/.well-known/openid-configuration', (_req, res) => {
     const issuer = deps.issuer.url;
     res.setHeader('Cache-Control', CACHE_CONTROL);
-    res.json({
+    sendJson(res, 200, {
       issuer,
       jwks_uri: `${issuer}/.well-known/jwks`,
       subject_types_supported: ['public'],
@@ -37,7 +38,7 @@ export function oidcDiscoveryRoutes(deps: { issuer: OidcIssuer; keys: SigningKey
   router.get('/.well-known/jwks', async (_req, res) => {
     const keys = await deps.keys.publicKeys();
     res.setHeader('Cache-Control', CACHE_CONTROL);
-    res.json({ keys });
+    sendJson(res, 200, { keys });
   });
   return router;
 }

@@ -3,7 +3,7 @@ import { Field, ID, InterfaceType } from 'type-graphql';
 /**
  * An object of GraphQL type `type` with these fields. Interfaces and unions are told apart by
  * type-graphql's default resolveType, which checks `instanceof` the object type classes: it
- * answers at once, as graphql-jit needs (a custom resolveType is wrapped in a promise).
+ * answers at once (a custom resolveType would be wrapped in a promise).
  */
 export function objectOf<T extends object>(type: new () => T, fields: T): T {
   return Object.assign(new type(), fields);
