@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createDeliveryWorker } from '../../composition';
+import { createDeliveryWorker } from '../../composition/delivery';
 import { openDatabase } from '../../database/connection';
 import { createLogger } from '../../logger';
 import { deliveryWorkerOptions, type DeliveryThreadSettings, type ToDeliveryThread } from './start-worker';

@@ -1,70 +1,65 @@
-import { AccessStore } from './auth/access.store';
-import { Authenticator } from './auth/authenticator';
-import { Authorizer } from './auth/authorizer';
-import { cachedTokenLookup } from './auth/cached-token-lookup';
-import { bindOncePerVersions } from './cache/at-versions';
-import { cachedBatch } from './cache/cached-batch';
-import { cachedAtRowVersions } from './cache/cached-at-row-versions';
-import { TokenStore } from './auth/token.store';
-import type { Knex } from 'knex';
-import type { Database } from './database/connection';
-import { DataVersionReader, type DataVersions } from './database/data-version';
-import { ResponseCache } from './http/response-cache';
-import { AccountsService } from './modules/accounts/accounts.service';
-import { AccountsStore } from './modules/accounts/accounts.store';
-import { StoreAuthorizedLookups } from './modules/accounts/authorized-lookups';
-import { cachedAuthorizedLookups } from './modules/accounts/cached-authorized-lookups';
-import { AutoTriageService } from './modules/auto-triage/auto-triage.service';
-import { AutoTriageStore } from './modules/auto-triage/auto-triage.store';
-import { StoreTriagePolicies } from './modules/auto-triage/store-triage-policies';
-import { AttestationsService } from './modules/attestations/attestations.service';
-import { AttestationsStore } from './modules/attestations/attestations.store';
-import { AttestationTrust } from './modules/attestations/attestation-trust';
-import { AttestationVerdicts } from './modules/attestations/attestation-verdicts';
-import { AttestationAudit } from './modules/attestations/attestation-audit';
-import { AdvisoriesService } from './modules/advisories/advisories.service';
-import { GlobalAdvisoriesStore } from './modules/advisories/advisories.store';
-import { AdvisoryLookupStore } from './modules/advisories/advisories.lookup-store';
-import { AdvisoriesWorldStore } from './modules/advisories/advisories.world-store';
-import { matchableRanges } from './modules/advisories/affects-matching';
-import { AlertsStore } from './modules/dependency-alerts/alerts.store';
-import { DependencyAlertsService, storeReferences } from './modules/dependency-alerts/alerts.service';
-import type { AlertReferences } from './modules/dependency-alerts/alerts.types';
-import { alertJson, freshFragments } from './modules/dependency-alerts/alerts.serializers';
-import { cachedAlertJson, cachedFragments } from './modules/dependency-alerts/alerts.cached-json';
-import { DependencyGraphService } from './modules/dependency-graph/dependency-graph.service';
-import { DependencySnapshotsStore } from './modules/dependency-graph/dependency-snapshots.store';
-import { OidcService } from './modules/oidc/oidc.service';
-import { OidcStore } from './modules/oidc/oidc.store';
-import { ClaimSourcesStore } from './modules/oidc-tokens/claim-sources.store';
-import { OidcIssuer } from './modules/oidc-tokens/issuer';
-import { OidcTokensService } from './modules/oidc-tokens/oidc-tokens.service';
-import { SigningKeys } from './modules/oidc-tokens/signing-keys';
-import { SigningKeysStore } from './modules/oidc-tokens/signing-keys.store';
-import { OrgRolesService } from './modules/org-roles/org-roles.service';
-import { OrgRolesStore } from './modules/org-roles/org-roles.store';
-import { TokensService } from './modules/tokens/tokens.service';
-import { WorldLoader } from './modules/world/world.loader';
-import { AlertEngine } from './modules/alert-engine/alert-engine';
-import { DependencyIndexStore } from './modules/alert-engine/dependency-index.store';
-import { AlertEngineStore } from './modules/alert-engine/alert-engine.store';
-import type { TriagePolicies } from './modules/auto-triage/triage-policy';
-import { AlertEvents } from './modules/dependency-alerts/alert-events';
-import { lazyObject } from './shared/lazy';
-import { Outbox } from './modules/webhook-delivery/outbox';
-import { DeliveryPayloads } from './modules/webhook-delivery/delivery-payload';
-import { DeliveryWorker, type DeliveryWorkerOptions } from './modules/webhook-delivery/delivery-worker';
-import { DeliveryStore } from './modules/webhook-delivery/delivery.store';
-import { AdvisoryImportStore } from './modules/advisories/advisories.import-store';
-import { AdvisoryImporter } from './modules/advisories/advisory-import';
-import { AdvisoryEvents } from './modules/advisories/advisory-events';
-import { EpssImporter } from './modules/advisories/epss-import';
-import type { Logger } from './logger';
-import type { RateLimitPolicy } from './rate-limits/rate-limit.policy';
-import { RateLimiter } from './rate-limits/rate-limiter';
-import { RateLimitStore } from './rate-limits/rate-limit.store';
-import { WebhooksService } from './modules/webhooks/webhooks.service';
-import { WebhooksStore } from './modules/webhooks/webhooks.store';
+import { AccessStore } from '../auth/access.store';
+import { Authenticator } from '../auth/authenticator';
+import { Authorizer } from '../auth/authorizer';
+import { cachedTokenLookup } from '../auth/cached-token-lookup';
+import { bindOncePerVersions } from '../cache/at-versions';
+import { cachedBatch } from '../cache/cached-batch';
+import { cachedAtRowVersions } from '../cache/cached-at-row-versions';
+import { TokenStore } from '../auth/token.store';
+import type { Database } from '../database/connection';
+import { DataVersionReader, type DataVersions } from '../database/data-version';
+import { ResponseCache } from '../http/response-cache';
+import { AccountsService } from '../modules/accounts/accounts.service';
+import { AccountsStore } from '../modules/accounts/accounts.store';
+import { StoreAuthorizedLookups } from '../modules/accounts/authorized-lookups';
+import { cachedAuthorizedLookups } from '../modules/accounts/cached-authorized-lookups';
+import { AutoTriageService } from '../modules/auto-triage/auto-triage.service';
+import { AutoTriageStore } from '../modules/auto-triage/auto-triage.store';
+import { StoreTriagePolicies } from '../modules/auto-triage/store-triage-policies';
+import { AttestationsService } from '../modules/attestations/attestations.service';
+import { AttestationsStore } from '../modules/attestations/attestations.store';
+import { AttestationTrust } from '../modules/attestations/attestation-trust';
+import { AttestationVerdicts } from '../modules/attestations/attestation-verdicts';
+import { AttestationAudit } from '../modules/attestations/attestation-audit';
+import { AdvisoriesService } from '../modules/advisories/advisories.service';
+import { GlobalAdvisoriesStore } from '../modules/advisories/advisories.store';
+import { AdvisoryLookupStore } from '../modules/advisories/advisories.lookup-store';
+import { AdvisoriesWorldStore } from '../modules/advisories/advisories.world-store';
+import { matchableRanges } from '../modules/advisories/affects-matching';
+import { AlertsStore } from '../modules/dependency-alerts/alerts.store';
+import { DependencyAlertsService, storeReferences } from '../modules/dependency-alerts/alerts.service';
+import type { AlertReferences } from '../modules/dependency-alerts/alerts.types';
+import { alertJson, freshFragments } from '../modules/dependency-alerts/alerts.serializers';
+import { cachedAlertJson, cachedFragments } from '../modules/dependency-alerts/alerts.cached-json';
+import { DependencyGraphService } from '../modules/dependency-graph/dependency-graph.service';
+import { DependencySnapshotsStore } from '../modules/dependency-graph/dependency-snapshots.store';
+import { OidcService } from '../modules/oidc/oidc.service';
+import { OidcStore } from '../modules/oidc/oidc.store';
+import { ClaimSourcesStore } from '../modules/oidc-tokens/claim-sources.store';
+import { OidcIssuer } from '../modules/oidc-tokens/issuer';
+import { OidcTokensService } from '../modules/oidc-tokens/oidc-tokens.service';
+import { SigningKeys } from '../modules/oidc-tokens/signing-keys';
+import { SigningKeysStore } from '../modules/oidc-tokens/signing-keys.store';
+import { OrgRolesService } from '../modules/org-roles/org-roles.service';
+import { OrgRolesStore } from '../modules/org-roles/org-roles.store';
+import { TokensService } from '../modules/tokens/tokens.service';
+import { WorldLoader } from '../modules/world/world.loader';
+import { AlertEngine } from '../modules/alert-engine/alert-engine';
+import { DependencyIndexStore } from '../modules/alert-engine/dependency-index.store';
+import { AlertEngineStore } from '../modules/alert-engine/alert-engine.store';
+import type { TriagePolicies } from '../modules/auto-triage/triage-policy';
+import { AlertEvents } from '../modules/dependency-alerts/alert-events';
+import { lazyObject } from '../shared/lazy';
+import { Outbox } from '../modules/webhook-delivery/outbox';
+import { AdvisoryImportStore } from '../modules/advisories/advisories.import-store';
+import { AdvisoryImporter } from '../modules/advisories/advisory-import';
+import { AdvisoryEvents } from '../modules/advisories/advisory-events';
+import { EpssImporter } from '../modules/advisories/epss-import';
+import type { RateLimitPolicy } from '../rate-limits/rate-limit.policy';
+import { RateLimiter } from '../rate-limits/rate-limiter';
+import { RateLimitStore } from '../rate-limits/rate-limit.store';
+import { WebhooksService } from '../modules/webhooks/webhooks.service';
+import { WebhooksStore } from '../modules/webhooks/webhooks.store';
 
 export interface ServiceOptions {
   /** The rate limits to hold callers to; false or absent: none (RATE_LIMITS=off). */
@@ -216,13 +211,6 @@ export function createServices(database: Database, options: ServiceOptions = {})
 
 export type Services = ReturnType<typeof createServices>;
 
-/**
- * The webhook delivery worker over `db`, not started: over the instance's connection on its
- * event loop, or over the delivery thread's own connection in that thread (start-worker.ts).
- */
-export function createDeliveryWorker(db: Knex, logger: Logger, options: DeliveryWorkerOptions): DeliveryWorker {
-  return new DeliveryWorker({ db, store: new DeliveryStore(), payloads: new DeliveryPayloads({ accounts: new AccountsStore() }), logger }, options);
-}
 
 /** The services one request uses, bound to the data versions it read (none for a write). */
 export type RequestServices = ReturnType<Services['at']>;
