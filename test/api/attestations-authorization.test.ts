@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AccessOracle, areaTarget, worldCaller } from '../helpers/access-oracle';
+import { AccessOracle, areaTarget, worldCallers } from '../helpers/access-oracle';
 import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
 import { fillPath, operationsTagged } from '../helpers/operations';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { A, ORG, attestationsWorld } from '../helpers/attestations-world';
+import { ORG, attestationsWorld } from '../helpers/attestations-world';
 
 // Expected statuses for #21–#22 from the access oracle: the catalogue's requirements and what
 // each caller is in the world, in the order the rules apply.
@@ -13,22 +13,7 @@ type RepoName = 'secret-app' | 'open-app';
 
 const world = attestationsWorld();
 const oracle = new AccessOracle(world);
-const CALLERS = ([
-  ['no token'],
-  ['a revoked token', A.revoked],
-  ['the owner', A.owner],
-  ['the owner without the repo scope', A.ownerNoRepoScope],
-  ['a writer through a team', A.writer],
-  ['an outside collaborator with read', A.reader],
-  ['a member without access', A.member],
-  ['an outsider', A.outsider],
-  ['the owner\'s fine-grained token', A.fine],
-  ['the owner\'s read-only fine-grained token', A.fineReadOnly],
-  ['the owner\'s fine-grained token for another repository', A.fineOtherRepos],
-  ['an installation', A.installation],
-  ['a read-only installation', A.installationReadOnly],
-  ['an installation on another organization', A.installationOtherOrg],
-] as Array<[string, string?]>).map(([name, token]) => worldCaller(world, name, token));
+const CALLERS = worldCallers(world);
 
 interface Operation { name: OperationName; method: HttpMethod; repo: RepoName; path: string; success: number }
 const DIGEST = 'sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548';

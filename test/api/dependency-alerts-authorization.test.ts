@@ -1,8 +1,8 @@
-import { AccessOracle, areaTarget, worldCaller } from '../helpers/access-oracle';
+import { AccessOracle, areaTarget, worldCallers } from '../helpers/access-oracle';
 import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
 import { fillPath, operationsTagged } from '../helpers/operations';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { AL, ENTERPRISE, ORG, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
+import { ENTERPRISE, ORG, alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 
 // Expected statuses for #23–#27 from the access oracle: the catalogue's requirements and what
 // each caller is in the world, in the order the rules apply.
@@ -12,27 +12,7 @@ type RepoName = 'repo-1' | 'repo-4'; // private, public
 const advisories = makeAdvisories();
 const world = alertsWorld(makeAlerts(40, 3, advisories, {}), advisories);
 const oracle = new AccessOracle(world);
-const CALLERS = ([
-  ['no token'],
-  ['an expired token', AL.expired],
-  ['an owner', AL.owner],
-  ['an owner with public_repo only', AL.ownerPublicRepo],
-  ['an owner with read:org only', AL.ownerReadOrg],
-  ['a security manager through a team', AL.securityManager],
-  ['a writer through a team', AL.writer],
-  ['a member who maintains as a collaborator', AL.maintainer],
-  ['a member who triages as a collaborator', AL.triager],
-  ['a reader (collaborator)', AL.reader],
-  ['a member without access', AL.member],
-  ['an outsider', AL.outsider],
-  ['the owner of another organization of the enterprise', AL.otherOwner],
-  ['an enterprise member', AL.entMember],
-  ['an owner\'s fine-grained token', AL.fine],
-  ['an owner\'s read-only fine-grained token', AL.fineReadOnly],
-  ['an owner\'s fine-grained token for repo-1 and repo-4', AL.fineSelected],
-  ['an installation', AL.installation],
-  ['an installation on another organization', AL.installationOther],
-] as Array<[string, string?]>).map(([name, token]) => worldCaller(world, name, token));
+const CALLERS = worldCallers(world);
 
 interface Operation { name: OperationName; method: HttpMethod; path: string; target: 'enterprise' | 'org' | RepoName; success: number }
 // The catalogue's #23–#27: the enterprise and organization lists, then the repository operations on each repository.

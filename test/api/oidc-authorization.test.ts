@@ -1,37 +1,15 @@
-import { AccessOracle, areaTarget, worldCaller } from '../helpers/access-oracle';
+import { AccessOracle, areaTarget, worldCallers } from '../helpers/access-oracle';
 import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
 import { fillPath, operationsTagged } from '../helpers/operations';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { ENTERPRISE, ORG, T, oidcWorld } from '../helpers/oidc-world';
+import { ENTERPRISE, ORG, oidcWorld } from '../helpers/oidc-world';
 
 // Expected statuses for #11–#20, #64 and #65 from the access oracle: the catalogue's
 // requirements and what each caller is in the world, in the order the rules apply.
 
 const world = oidcWorld();
 const oracle = new AccessOracle(world);
-const CALLERS = ([
-  ['no token'],
-  ['an expired token', T.expired],
-  ['an enterprise owner (also an org owner)', T.entOwner],
-  ['an enterprise owner without admin:enterprise', T.entOwnerNoScope],
-  ['an enterprise member', T.entMember],
-  ['an organization owner', T.orgOwner],
-  ['an organization owner with read:org only', T.orgOwnerReadOrg],
-  ['an organization owner with write:org only', T.orgOwnerWriteOrg],
-  ['a member holding ci_cd_admin', T.ciAdmin],
-  ['a plain member', T.member],
-  ['a writer through a team', T.writer],
-  ['an outside collaborator with read', T.reader],
-  ['an outsider', T.outsider],
-  ['an owner\'s fine-grained token', T.fineOrg],
-  ['an owner\'s read-only fine-grained token', T.fineOrgReadOnly],
-  ['an owner\'s fine-grained token for other repositories', T.fineOtherRepos],
-  ['an enterprise owner\'s enterprise token', T.fineEnterprise],
-  ['an enterprise owner\'s read-only enterprise token', T.fineEnterpriseReadOnly],
-  ['an installation', T.installation],
-  ['a read-only installation', T.installationReadOnly],
-  ['an installation on another organization', T.installationOtherOrg],
-] as Array<[string, string?]>).map(([name, token]) => worldCaller(world, name, token));
+const CALLERS = worldCallers(world);
 
 interface Operation {
   name: OperationName;

@@ -1,4 +1,4 @@
-import { AccessOracle, areaTarget, worldCaller } from '../helpers/access-oracle';
+import { AccessOracle, areaTarget, worldCallers } from '../helpers/access-oracle';
 import { OPERATIONS as CATALOGUE, type HttpMethod, type OperationName } from '../../src/operations';
 import { fillPath, operationsTagged } from '../helpers/operations';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
@@ -9,26 +9,7 @@ import { ORG, TOKENS, rolesWorld } from '../helpers/roles-world';
 
 const world = rolesWorld();
 const oracle = new AccessOracle(world);
-const CALLERS = ([
-  ['no token'],
-  ['an expired token', TOKENS.expired],
-  ['a revoked token', TOKENS.revoked],
-  ['an owner with admin:org', TOKENS.ownerClassic],
-  ['an owner with only read:org and repo', TOKENS.ownerWithoutScope],
-  ['an owner through an OAuth app', TOKENS.ownerOauth],
-  ['a member without a role', TOKENS.memberClassic],
-  ['a member holding the role-reader permission directly', TOKENS.roleReaderClassic],
-  ['a member holding it through a team', TOKENS.teamRoleReaderClassic],
-  ['an outsider', TOKENS.outsiderClassic],
-  ['an owner\'s fine-grained token', TOKENS.ownerFineGrained],
-  ['an owner\'s fine-grained token without the permission', TOKENS.ownerFineGrainedNoPermission],
-  ['an owner\'s fine-grained token for another organization', TOKENS.ownerFineGrainedOtherOrg],
-  ['an owner\'s fine-grained token owned by the organization\'s enterprise', TOKENS.ownerFineGrainedEnterprise],
-  ['an owner\'s app user token', TOKENS.ownerAppUser],
-  ['an installation token', TOKENS.installation],
-  ['an installation token without the permission', TOKENS.installationNoPermission],
-  ['an installation on another organization', TOKENS.installationOtherOrg],
-] as Array<[string, string?]>).map(([name, token]) => worldCaller(world, name, token));
+const CALLERS = worldCallers(world);
 
 interface Operation {
   name: OperationName;

@@ -59,6 +59,23 @@ export function worldCaller(world: AccessWorld, name: string, token?: string): C
   return refused ? { key: token, name, header: `Bearer ${token}`, refused } : { key: token, name, header: `Bearer ${token}`, token: declared };
 }
 
+/** A world token in words, for test names: the token, its kind, whose, and why it is refused. */
+function tokenInWords(declared: TokenDeclaration): string {
+  const whose = declared.user ?? declared.app;
+  const owner = declared.resource_owner === undefined ? '' : ` on ${declared.resource_owner}`;
+  const refused = declared.revoked === true ? ', revoked' : declared.expires_at !== undefined ? `, expiring ${declared.expires_at}` : '';
+  return `${declared.token} (${declared.type} of ${whose}${owner}${refused})`;
+}
+
+/**
+ * Every caller a world can have: no token, and each token it declares (the tests read the
+ * world's list rather than typing it again, so a token added to a world is tried too).
+ */
+export function worldCallers(world: AccessWorld): Caller[] {
+  const declared = (world.tokens ?? []) as readonly TokenDeclaration[];
+  return [worldCaller(world, 'no token'), ...declared.map((t) => worldCaller(world, tokenInWords(t), t.token))];
+}
+
 export class AccessOracle {
   private readonly world: World;
 

@@ -6,34 +6,63 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 // all of them at once, on every dialect.
 
 const ENTERPRISE = 'as-ent';
-const ORGS = ['as-owned', 'as-direct', 'as-parent-team', 'as-plain-member', 'as-other-role', 'as-outside', 'as-later'];
+const USER = 'as-user';
 
-function world(orgs: readonly string[]) {
+/** What as-user is in each organization of the enterprise (as-boss owns the others). */
+const STANDINGS = {
+  'as-owned': 'owner',
+  'as-direct': 'security manager',
+  'as-parent-team': 'security manager through a parent team',
+  'as-plain-member': 'member (the security manager is someone else)',
+  'as-other-role': 'holder of another role through a team',
+  'as-outside': 'outsider',
+  'as-later': 'member',
+} as const;
+type Standing = (typeof STANDINGS)[keyof typeof STANDINGS];
+const ORGS = Object.keys(STANDINGS) as Array<keyof typeof STANDINGS>;
+
+interface Grants {
+  teams: Array<{ org: string; slug: string; members: string[]; parent?: string }>;
+  roles: Array<{ org: string; role: string; user?: string; team?: string }>;
+}
+
+/** The teams and role assignments that make as-user what `standing` says in `org`. */
+function grantsOf(org: string, standing: Standing): Grants {
+  switch (standing) {
+    case 'security manager':
+      return { teams: [], roles: [{ org, role: 'security_manager', user: USER }] };
+    case 'security manager through a parent team':
+      return {
+        teams: [{ org, slug: 'security', members: [] }, { org, slug: 'security-child', parent: 'security', members: [USER] }],
+        roles: [{ org, role: 'security_manager', team: 'security' }],
+      };
+    case 'member (the security manager is someone else)':
+      return { teams: [], roles: [{ org, role: 'security_manager', user: 'as-boss' }] };
+    case 'holder of another role through a team':
+      return { teams: [{ org, slug: 'readers', members: [USER] }], roles: [{ org, role: 'all_repo_read', team: 'readers' }] };
+    default:
+      return { teams: [], roles: [] };
+  }
+}
+
+function world() {
+  const grants = ORGS.map((org) => grantsOf(org, STANDINGS[org]));
   return {
-    users: [{ login: 'as-user' }, { login: 'as-boss' }],
+    users: [{ login: USER }, { login: 'as-boss' }],
     enterprises: [{ slug: ENTERPRISE, owners: ['as-boss'] }],
-    organizations: orgs.map((login) => ({
-      login, enterprise: ENTERPRISE, owners: login === 'as-owned' ? ['as-user'] : ['as-boss'],
-      members: login === 'as-owned' || login === 'as-outside' ? [] : ['as-user'],
+    organizations: ORGS.map((login) => ({
+      login, enterprise: ENTERPRISE, owners: STANDINGS[login] === 'owner' ? [USER] : ['as-boss'],
+      members: STANDINGS[login] === 'owner' || STANDINGS[login] === 'outsider' ? [] : [USER],
     })),
-    teams: [
-      { org: 'as-parent-team', slug: 'security', members: [] },
-      { org: 'as-parent-team', slug: 'security-child', parent: 'security', members: ['as-user'] },
-      { org: 'as-other-role', slug: 'readers', members: ['as-user'] },
-    ],
-    role_assignments: [
-      { org: 'as-direct', role: 'security_manager', user: 'as-user' },
-      { org: 'as-parent-team', role: 'security_manager', team: 'security' },
-      { org: 'as-other-role', role: 'all_repo_read', team: 'readers' },
-      { org: 'as-plain-member', role: 'security_manager', user: 'as-boss' },
-    ],
+    teams: grants.flatMap((g) => g.teams),
+    role_assignments: grants.flatMap((g) => g.roles),
   };
 }
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await t.load(world(ORGS));
+  await t.load(world());
 });
 afterAll(() => t.close());
 
@@ -58,7 +87,7 @@ async function managed(login: string): Promise<{ orgs: string[]; statements: num
 }
 
 it('answers the organizations a user owns or is a security manager of, directly or through a parent team, in at most five statements', async () => {
-  const { orgs, statements } = await managed('as-user');
+  const { orgs, statements } = await managed(USER);
   expect(orgs).toEqual(['as-owned', 'as-direct', 'as-parent-team']);
   expect(statements).toBeLessThanOrEqual(5); // seven organizations; one per organization would be seven and more
 });

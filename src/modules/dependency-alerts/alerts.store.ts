@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
-import type { RowKey } from '../../cache/cached-at-row-versions';
 import { lockForUpdate } from '../../database/dialect';
 import { fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import { chunksOf, VALUES_PER_IN_LIST } from '../../shared/chunks';
 import { SORT_COLUMN, alertListName, alertOrder } from './alerts.cursors';
 import { advisoryPackageKey, type AdvisoryLookupStore, type AdvisoryPackage } from '../advisories/advisories.lookup-store';
-import type { AlertAssignees, AlertFilters, AlertListRequest, AlertRecord, AlertScope, AlertState, AlertVisibility, AutoDismissal, DismissedReason } from './alerts.types';
+import type { AlertAssignees, AlertFilters, AlertKey, AlertListRequest, AlertRecord, AlertScope, AlertState, AlertVisibility, AutoDismissal, DismissedReason } from './alerts.types';
 
 // The benchmark's world facts name alert lists through the store.
 export { alertListName } from './alerts.cursors';
@@ -79,7 +78,7 @@ export class AlertsStore {
    * page's rows only. The rows themselves come from `findByIds` (or a cache of them, at
    * these versions).
    */
-  async listKeys(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<RowKey>> {
+  async listKeys(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<AlertKey>> {
     const sortColumn = SORT_COLUMN[request.sort].column;
     const query = filteredAlerts(db, scope, visibility, request.filters).select('a.id', 'a.version', sortColumn);
     const sortKey = sortColumn.slice(2); // the row key: the column without its table alias

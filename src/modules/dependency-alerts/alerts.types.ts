@@ -1,6 +1,6 @@
 import type { BatchLookup } from '../../cache/cached-batch';
-import type { RowsAt } from '../../cache/cached-at-row-versions';
 import type { KeysetListRequest } from '../../database/keyset';
+import type { Executor } from '../../database/transaction';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
 import type { AdvisoryRecord, AdvisoryVulnerability, EpssFilter } from '../advisories/advisories.types';
 
@@ -109,13 +109,23 @@ export interface AlertView {
   repository: RepositoryRecord;
 }
 
+/** An alert as a list names it: its id and the version the list read (dependency_alerts.version). */
+export interface AlertKey {
+  id: number;
+  version: number;
+}
+
+/** Values of the alerts named, by alert id; each carries the version it was read at. */
+export type AlertsAt<V> = (db: Executor, keys: readonly AlertKey[]) => Promise<Map<number, V>>;
+
 /**
- * The batch look-ups a page of alerts is built from (cached in composition.ts): alerts and
+ * The batch look-ups a page of alerts is built from (cached in composition/index.ts, by
+ * cache/cached-at-row-versions.ts, whose RowKey an AlertKey is): alerts and
  * their assignees at the alert versions asked for, the records they refer to by id.
  */
 export interface AlertReferences {
-  alertsAt: RowsAt<AlertRecord>;
-  assigneesAt: RowsAt<AlertAssignees>;
+  alertsAt: AlertsAt<AlertRecord>;
+  assigneesAt: AlertsAt<AlertAssignees>;
   advisoriesByIds: BatchLookup<AdvisoryRecord>;
   repositoriesByIds: BatchLookup<RepositoryRecord>;
   usersByIds: BatchLookup<UserRecord>;
