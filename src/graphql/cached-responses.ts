@@ -74,7 +74,7 @@ export function neverCache(context: { resultCapture?: GraphQLResultCapture | und
 }
 
 /** Apollo's own serialization: the result's JSON and a newline. */
-const serialize = (result: FormattedExecutionResult) => `${JSON.stringify(result)}\n`;
+export const serializeResult = (result: FormattedExecutionResult) => `${JSON.stringify(result)}\n`;
 
 /** Hands the JSON of results that may be cached to their request's capture. */
 export class ResultCapture {
@@ -83,7 +83,7 @@ export class ResultCapture {
 
   /** For Apollo's `stringifyResult`. */
   readonly stringifyResult = (result: FormattedExecutionResult): string => {
-    const json = serialize(result);
+    const json = serializeResult(result);
     const capture = result.data ? this.captures.get(result.data) : undefined;
     if (capture) capture.json = json;
     return json;

@@ -9,6 +9,7 @@ import { apiBaseOf, principalOf, servicesOf } from '../http/locals';
 import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
 import { ResultCapture } from './cached-responses';
+import { conditionalGet } from './conditional-get.plugin';
 import { complexityLimit, parseOptions, validationRules } from './limits';
 import { mutationRateLimit } from './rate-limit.plugin';
 import { rateLimitCallerOf } from '../http/rate-limit';
@@ -63,6 +64,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       ...(options.plugins ?? []),
       complexityLimit(schema),
       readsOfMutationsSeeTheirWrites(services),
+      conditionalGet(),
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
       // Last: only a result every plugin let through is cached.
       ...(results ? [results.plugin] : []),

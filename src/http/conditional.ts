@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 
 // The one conditional-request (If-None-Match → 304) decision: for every body orgsec sends
-// (send-response.ts: JSON, cached or built, pages, scripts, the metrics text).
+// (send-response.ts: JSON, cached or built, pages, scripts, the metrics text; GraphQL's GET
+// answers through graphql/conditional-get.plugin.ts).
 
 /**
  * Whether a response of `status` carrying `etag` answers the request with a 304. Express
@@ -16,7 +17,7 @@ export function isNotModified(req: IncomingMessage, status: number, etag: string
 }
 
 /** Whether an If-None-Match header matches the ETag (weak comparison, RFC 9110 §13.1.2; `*` matches any). */
-function ifNoneMatchMatches(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
+export function ifNoneMatchMatches(ifNoneMatch: string | undefined, etag: string | undefined): boolean {
   if (!etag || !ifNoneMatch) return false;
   if (ifNoneMatch.trim() === '*') return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');

@@ -222,6 +222,30 @@ describe('errors', () => {
   });
 });
 
+describe('GraphQL over GET', () => {
+  const query = '/graphql?query=%7Bviewer%7Blogin%7D%7D';
+  const get = (headers: Record<string, string> = {}) => {
+    const req = t.http().get(query).set(bearer(ALICE)).set('apollo-require-preflight', 'true');
+    for (const [name, value] of Object.entries(headers)) req.set(name, value);
+    return req;
+  };
+
+  it('answers If-None-Match with a 304 as every read does, also with the Cache-Control: no-cache fetch adds', async () => {
+    const first = await get();
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ data: { viewer: { login: 'alice' } } });
+    const tag = first.headers.etag as string;
+    expect(tag).toMatch(/^W\/"/);
+    for (const headers of [{ 'If-None-Match': tag }, { 'If-None-Match': tag, 'Cache-Control': 'no-cache' }]) {
+      const again = await get(headers);
+      expect(again.status).toBe(304);
+      expect(again.headers.etag).toBe(tag);
+      expect(again.text ?? '').toBe('');
+    }
+    expect((await get({ 'If-None-Match': 'W/"other"', 'Cache-Control': 'no-cache' })).status).toBe(200);
+  });
+});
+
 describe('the explorer', () => {
   it('a browser GET of /graphql shows the Apollo Sandbox landing page, with a link to GraphiQL', async () => {
     const res = await t.http().get('/graphql').set('Accept', 'text/html');
