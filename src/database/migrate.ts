@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { migrationSource, type Migration } from '../../db/migrations';
 import type { Database } from './connection';
 import { isConcurrentCreate } from './dialect';
@@ -8,6 +8,8 @@ function migratorConfig(db: Database): Knex.MigratorConfig {
 }
 
 const WAIT_FOR_OTHER_INSTANCE_MS = 120_000;
+/** PostgreSQL's lock_not_available, raised when lock_timeout ends a wait. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /** Another instance is migrating (it holds knex's lock, or created its tables a moment ago). */
 function isMigrationRace(error: unknown): boolean {
@@ -34,12 +36,47 @@ async function removeDuplicateLockRows(db: Database): Promise<void> {
  * one migrates and the others wait for it, then find nothing left to run.
  */
 export async function migrateLatest(db: Database): Promise<string[]> {
+  if (db.postgresUrl) return whileHoldingMigrationLock(db.postgresUrl, db.schema, () => runLatest(db));
+  return retryWhileAnotherMigrates(db, () => runLatest(db));
+}
+
+async function runLatest(db: Database): Promise<string[]> {
   if (db.schema) await db.knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [db.schema]);
+  await removeDuplicateLockRows(db);
+  const [, ran] = (await db.knex.migrate.latest(migratorConfig(db))) as [number, string[]];
+  return ran;
+}
+
+/**
+ * PostgreSQL: instances migrating one database take turns on an advisory lock, held by a
+ * transaction on a connection of its own (so a pool of one still has one to migrate on).
+ * Without it, two creating the same schema or table at once fail on the catalog's unique
+ * indexes, and knex's own lock table only guards what runs after those tables exist. The
+ * session of an instance killed while it waits or migrates ends, and its lock with it.
+ */
+async function whileHoldingMigrationLock<T>(postgresUrl: string, schema: string | undefined, run: () => Promise<T>): Promise<T> {
+  const lockHolder = knexFactory({ client: 'pg', connection: postgresUrl, pool: { min: 0, max: 1 } });
+  try {
+    return await lockHolder.transaction(async (trx) => {
+      await trx.raw(`SET LOCAL lock_timeout = ${WAIT_FOR_OTHER_INSTANCE_MS}`);
+      // Keyed by schema (named, or the URL's search_path): deployments in other schemas go on.
+      await trx.raw("SELECT pg_advisory_xact_lock(hashtext('orgsec migrations ' || coalesce(?, current_schema(), '')))", [schema ?? null]).catch((error: { code?: string }) => {
+        if (error.code !== LOCK_NOT_AVAILABLE) throw error;
+        throw new Error(`another instance has been migrating this database for over ${WAIT_FOR_OTHER_INSTANCE_MS / 1000} s; start again once it has finished`);
+      });
+      return run();
+    });
+  } finally {
+    await lockHolder.destroy();
+  }
+}
+
+/** SQLite: a writer that finds the file locked, or knex's tables made a moment ago, tries again. */
+async function retryWhileAnotherMigrates<T>(db: Database, run: () => Promise<T>): Promise<T> {
   const started = Date.now();
   for (;;) {
     try {
-      const [, ran] = (await db.knex.migrate.latest(migratorConfig(db))) as [number, string[]];
-      return ran;
+      return await run();
     } catch (error) {
       if (!isMigrationRace(error) || Date.now() - started > WAIT_FOR_OTHER_INSTANCE_MS) throw error;
       await removeDuplicateLockRows(db).catch(() => undefined); // another instance may be creating it

@@ -47,7 +47,7 @@ export function startInstance(databaseUrl: string, env: Record<string, string> =
   });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`instance did not start:\n${output}`)); }, 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /serving at (http:\/\/\S+)/.exec(output);
@@ -68,4 +68,18 @@ export function startInstance(databaseUrl: string, env: Record<string, string> =
     child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`instance exited (${code}):\n${output}`)); });
   });
+}
+
+/**
+ * Starts `count` instances at once (as a deployment's replicas start). If one fails, the
+ * others are stopped before the error is thrown: left running, they would hold locks on a
+ * database the test is about to drop.
+ */
+export async function startInstances(count: number, databaseUrl: string, env: Record<string, string> = {}): Promise<Instance[]> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startInstance(databaseUrl, env)));
+  const instances = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (!failed) return instances;
+  await Promise.all(instances.map((instance) => instance.stop()));
+  throw failed.reason;
 }

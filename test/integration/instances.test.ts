@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { sharedDatabase, startInstance, type Instance, type SharedDatabase } from '../helpers/instances';
+import { sharedDatabase, startInstances, type Instance, type SharedDatabase } from '../helpers/instances';
 import { alertsWorld, makeAdvisories, makeAlerts, AL, ORG } from '../helpers/alerts-world';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +27,7 @@ async function call(instance: Instance, method: string, url: string, body?: unkn
 beforeAll(async () => {
   db = await sharedDatabase();
   // Both start at once on an empty database: one migrates, the other waits for it.
-  [a, b] = await Promise.all([startInstance(db.url), startInstance(db.url)]);
+  [a, b] = (await startInstances(2, db.url)) as [Instance, Instance];
   const worldFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-world-')), 'world.json');
   fs.writeFileSync(worldFile, JSON.stringify(alertsWorld(declared, advisories)));
   const load = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'dist', 'src', 'cli', 'index.js'), 'load', worldFile, '--database', db.url], { encoding: 'utf8' });

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sharedDatabase, startInstance, type Instance, type SharedDatabase } from '../helpers/instances';
+import { sharedDatabase, startInstance, startInstances, type Instance, type SharedDatabase } from '../helpers/instances';
 import { ORG, PRIVATE, PUSH_CONTEXT, TT, loadJose, oidcTokensWorld, verifyAsRelyingParty, type Jose } from '../helpers/oidc-tokens-world';
 
 // OIDC signing keys shared by orgsec processes over one database: instances racing to make the
@@ -38,7 +38,7 @@ const verifyAt = (instance: Instance, token: string) => verifyAsRelyingParty(jos
 beforeAll(async () => {
   db = await sharedDatabase();
   jose = await loadJose();
-  await Promise.all([start(), start()]);
+  running.push(...(await startInstances(2, db.url, settings)));
   const worldFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-oidc-world-')), 'world.json');
   fs.writeFileSync(worldFile, JSON.stringify(oidcTokensWorld()));
   const load = spawnSync(process.execPath, [CLI, 'load', worldFile, '--database', db.url], { encoding: 'utf8' });
