@@ -45,6 +45,16 @@ export function readStatusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number |
   }
 }
 
+/** CPU seconds a process has used (user and system, all its threads; /proc/<pid>/stat), or undefined once it is gone. */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks: USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
 /** Samples a process's resident memory every `everyMs` until stopped; stop() gives the largest sample. */
 export function sampleRss(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS', everyMs = 200): { stop(): number } {
   let max = readStatusBytes(pid, field) ?? 0;
