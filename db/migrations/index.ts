@@ -26,6 +26,7 @@ import * as createOidcSigningKeys from './20261127080100_create_oidc_signing_key
 import * as reshapeDependencyStorage from './20261127090000_reshape_dependency_storage';
 import * as addAttestationVerdicts from './20261127100000_add_attestation_verdicts';
 import * as moveAlertVersionsWithEveryChange from './20261127110000_move_alert_versions_with_every_change';
+import * as indexPublicRepositories from './20261202060000_index_public_repositories';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -57,6 +58,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127090000_reshape_dependency_storage', reshapeDependencyStorage],
   ['20261127100000_add_attestation_verdicts', addAttestationVerdicts],
   ['20261127110000_move_alert_versions_with_every_change', moveAlertVersionsWithEveryChange],
+  ['20261202060000_index_public_repositories', indexPublicRepositories],
 ];
 
 /** A knex migration source over the list above. */
