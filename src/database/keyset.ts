@@ -102,10 +102,13 @@ export interface KeysetPage<T> {
 
 /**
  * Fetches one page of `query` (not yet ordered or limited) in keyset order.
- * `valuesOf` gives a row's sort values, in the order of `columns`.
+ * `valuesOf` gives a row's sort values, in the order of `columns`. A list that is the union
+ * of several index ranges (an enterprise's organizations) is given as one query per range:
+ * each reads at most a page from its range, and their rows are merged in the list's order,
+ * where one query over all of them would read and sort every match.
  */
 export async function fetchKeysetPage<R>(
-  query: Knex.QueryBuilder,
+  query: Knex.QueryBuilder | readonly Knex.QueryBuilder[],
   options: {
     list: string;
     columns: readonly KeysetColumn[];
@@ -121,9 +124,16 @@ export async function fetchKeysetPage<R>(
   if (options.after !== undefined && options.before !== undefined) throw new BadRequestError('Give either `before` or `after`, not both.');
   const backward = options.before !== undefined || (options.fromEnd === true && options.after === undefined);
   const cursor = options.after ?? options.before;
-  if (cursor !== undefined) whereBeyond(query, columns, decodeCursor(list, cursor, columns), backward ? 'before' : 'after');
-  orderBy(query, columns, backward);
-  const rows = (await query.limit(perPage + 1)) as R[];
+  const values = cursor === undefined ? undefined : decodeCursor(list, cursor, columns);
+  const ranges = Array.isArray(query) ? query : [query as Knex.QueryBuilder];
+  const fetched: R[][] = [];
+  // One after another: the ranges may share a transaction's one connection.
+  for (const range of ranges) {
+    if (values !== undefined) whereBeyond(range, columns, values, backward ? 'before' : 'after');
+    orderBy(range, columns, backward);
+    fetched.push((await range.limit(perPage + 1)) as R[]);
+  }
+  const rows = fetched.length === 1 ? fetched[0]! : mergeInOrder(fetched.flat(), columns, valuesOf, backward).slice(0, perPage + 1);
   const hasMore = rows.length > perPage;
   const items = rows.slice(0, perPage);
   if (backward) items.reverse();
@@ -136,4 +146,24 @@ export async function fetchKeysetPage<R>(
     next: last && (backward ? options.before !== undefined : hasMore) ? cursorOf(last) : undefined,
     prev: first && (backward ? hasMore : cursor !== undefined) ? cursorOf(first) : undefined,
   };
+}
+
+/**
+ * Rows in the order of `columns` (reversed when `backward`), as SQL orders them: numbers by
+ * value; strings by code unit, which is every collation's order for the sort columns' strings
+ * (ISO 8601 timestamps of one length).
+ */
+function mergeInOrder<R>(rows: R[], columns: readonly KeysetColumn[], valuesOf: (row: R) => SortValue[], backward: boolean): R[] {
+  const keyed = rows.map((row) => ({ row, values: valuesOf(row) }));
+  keyed.sort((a, b) => {
+    for (const [i, { direction }] of columns.entries()) {
+      const x = a.values[i]!;
+      const y = b.values[i]!;
+      if (x === y) continue;
+      const ascending = x < y ? -1 : 1;
+      return (direction === 'asc') === !backward ? ascending : -ascending;
+    }
+    return 0;
+  });
+  return keyed.map(({ row }) => row);
 }

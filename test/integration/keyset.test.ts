@@ -63,14 +63,19 @@ async function expectedIds(table: string, columns: readonly ItemKeysetColumn[]):
   return (await allRows(table)).sort(compareBy(columns)).map((r) => r.id);
 }
 
-function fetchPage(table: string, columns: readonly ItemKeysetColumn[], cursor: { after?: string; before?: string } = {}, perPage = PER_PAGE): Promise<KeysetPage<Item>> {
-  return fetchKeysetPage<Item>(db.knex(table).select('id', 'score', 'created_at'), {
+/** The table as one query, or, with `ranges`, as that many queries (ids by remainder) merged by fetchKeysetPage. */
+let ranges = 1;
+function fetchPage(table: string, columns: readonly ItemKeysetColumn[], cursor: { after?: string; before?: string; fromEnd?: boolean } = {}, perPage = PER_PAGE): Promise<KeysetPage<Item>> {
+  const select = () => db.knex(table).select('id', 'score', 'created_at');
+  const query = ranges === 1 ? select() : Array.from({ length: ranges }, (_, k) => select().whereRaw('id % ? = ?', [ranges, k]));
+  return fetchKeysetPage<Item>(query, {
     list: table,
     columns,
     valuesOf: (row) => columns.map(({ column }): SortValue => row[column]),
     perPage,
     after: cursor.after,
     before: cursor.before,
+    fromEnd: cursor.fromEnd,
   });
 }
 
@@ -181,6 +186,32 @@ describe('fetchKeysetPage', () => {
     const forward = await pageForward(table, SCORE_ASC_ID_DESC);
     expect(idsOf(forward)).toEqual(expected);
     expect(idsOf(await pageBackward(table, SCORE_ASC_ID_DESC, forward.at(-1)!))).toEqual(expected);
+  });
+
+  describe('when the list is given as several ranges, merged (an enterprise\'s organizations)', () => {
+    beforeAll(() => { ranges = 3; });
+    afterAll(() => { ranges = 1; });
+
+    it.each([['score then id descending', SCORE_THEN_ID_DESC], ['a timestamp string then id ascending', CREATED_THEN_ID_ASC], ['columns in different directions', SCORE_ASC_ID_DESC]] as const)(
+      'by %s, pages forward and backward through every row once, in the order of one query',
+      async (_name, columns) => {
+        const table = await createItems();
+        const expected = await expectedIds(table, columns);
+        const forward = await pageForward(table, columns);
+        expect(idsOf(forward)).toEqual(expected);
+        expect(sizesOf(forward)).toEqual([...Array<number>(35).fill(7), 5]);
+        expect(idsOf(await pageBackward(table, columns, forward.at(-1)!))).toEqual(expected);
+        const lastPage = await fetchPage(table, columns, { fromEnd: true });
+        expect(lastPage.items.map((r) => r.id)).toEqual(expected.slice(-PER_PAGE));
+        expect(lastPage.next).toBeUndefined();
+      },
+    );
+
+    it('when a range holds nothing, the others still make the pages', async () => {
+      const table = await createItems(20);
+      await db.knex(table).whereRaw('id % 3 = 0').delete();
+      expect(idsOf(await pageForward(table, SCORE_THEN_ID_DESC))).toEqual(await expectedIds(table, SCORE_THEN_ID_DESC));
+    });
   });
 
   describe('when rows are inserted between page fetches', () => {

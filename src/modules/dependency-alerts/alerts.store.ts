@@ -74,15 +74,17 @@ export class AlertsStore {
 
   /**
    * One page of alerts in keyset order, filtered in SQL, each named by id and version. The
-   * list indexes cover the filters and the sort; the version is read from the table for the
-   * page's rows only. The rows themselves come from `findByIds` (or a cache of them, at
+   * list indexes cover the filters and the sort (test/integration/alert-list-plans.test.ts);
+   * the version is read from the table for the page's rows only. The rows themselves come from `findByIds` (or a cache of them, at
    * these versions).
    */
   async listKeys(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<AlertKey>> {
     const sortColumn = SORT_COLUMN[request.sort].column;
-    const query = filteredAlerts(db, scope, visibility, request.filters).select('a.id', 'a.version', sortColumn);
+    // Several owners (an enterprise): one index range each, merged (keyset.ts).
+    const ranges = scope.kind === 'owners' && scope.ownerIds.length > 1 ? scope.ownerIds.map((ownerId): AlertScope => ({ kind: 'owners', ownerIds: [ownerId] })) : [scope];
+    const queries = ranges.map((range) => filteredAlerts(db, range, visibility, request.filters).select('a.id', 'a.version', sortColumn));
     const sortKey = sortColumn.slice(2); // the row key: the column without its table alias
-    const page = await fetchKeysetPage<Row>(query, {
+    const page = await fetchKeysetPage<Row>(queries, {
       list: alertListName(request.sort, request.direction),
       columns: alertOrder(request.sort, request.direction),
       valuesOf: (row) => [SORT_COLUMN[request.sort].type === 'number' ? Number(row[sortKey]) : row[sortKey], Number(row.id)],
