@@ -8,6 +8,7 @@ import { cachedAtRowVersions } from '../cache/cached-at-row-versions';
 import { TokenStore } from '../auth/token.store';
 import type { Database } from '../database/connection';
 import { DataVersionReader, type DataVersions } from '../database/data-version';
+import { engineAdvisoryReads } from '../modules/alert-engine/advisory-reads';
 import { ResponseCache } from '../http/response-cache';
 import { AccountsService } from '../modules/accounts/accounts.service';
 import { AccountsStore } from '../modules/accounts/accounts.store';
@@ -126,13 +127,12 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const globalAdvisoryStore = new GlobalAdvisoriesStore();
   const outbox = new Outbox();
   const alertEvents = new AlertEvents(alertStore, storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), outbox);
+  const versionReader = new DataVersionReader(database);
   const alertEngine = new AlertEngine({
     snapshots: snapshotStore,
     dependencyIndex: new DependencyIndexStore(),
     store: new AlertEngineStore(),
-    advisories: advisoryStore,
-    packageRows: (trx, keys) => globalAdvisoryStore.rowsOfPackages(trx, keys),
-    ranges: matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)),
+    ...engineAdvisoryReads({ advisories: advisoryStore, global: globalAdvisoryStore }, () => versionReader.newestRead()?.reference),
     events: alertEvents,
     policies: options.triagePolicies ?? triagePolicies,
   });
@@ -183,7 +183,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
 
   return {
     database,
-    versions: new DataVersionReader(database),
+    versions: versionReader,
     responseCache: new ResponseCache(options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES),
     at,
     authorizer,

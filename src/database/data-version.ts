@@ -27,8 +27,18 @@ export class DataVersionReader {
     this.readRow = isPostgres(database.knex) ? postgresVersionReader(postgresUrl!, database) : versionConnectionReader(sqliteFile!, database);
   }
 
+  private newest: DataVersions | undefined;
+
   async read(): Promise<DataVersions> {
-    return toVersions(await this.readRow());
+    const versions = toVersions(await this.readRow());
+    // Reads may resolve out of order: the newest is the largest of each counter.
+    this.newest = this.newest === undefined ? versions : { data: Math.max(this.newest.data, versions.data), reference: Math.max(this.newest.reference, versions.reference) };
+    return versions;
+  }
+
+  /** The newest versions this reader has read: each committed (read outside any transaction); undefined before the first read. */
+  newestRead(): DataVersions | undefined {
+    return this.newest;
   }
 }
 

@@ -1,0 +1,46 @@
+import type { Executor } from '../database/transaction';
+import { VersionedCache } from './versioned-cache';
+
+/** A look-up of reference data (advisories) by key, answering every key it found. */
+export type KeyedLookup<K, V> = (db: Executor, keys: readonly K[]) => Promise<Map<K, V>>;
+
+/**
+ * Reference data read inside write transactions (the alert engine's advisory look-ups, which
+ * every snapshot makes), kept per `reference` version. Elsewhere a transaction reads no cache,
+ * since what it reads may be its own uncommitted writes; here that is told apart:
+ * withTransaction takes the write lock first, so no other writer commits before this one does,
+ * and the version the transaction reads is the committed one until it writes reference data
+ * itself, which moves it (triggers) past every version read outside transactions. So the cache
+ * answers, and keeps what the store gives, only while the transaction's version equals the
+ * newest one read outside transactions (`newestCommitted`): committed data. Otherwise, and
+ * outside transactions, the store answers and nothing is kept.
+ */
+export function referenceCachedInWrites<K, V extends {}>(
+  lookup: KeyedLookup<K, V>,
+  options: { keyOf: (key: K) => string; newestCommitted: () => number | undefined; maxEntries: number },
+): KeyedLookup<K, V> {
+  const cache = new VersionedCache<V>({ maxSize: options.maxEntries, sizeOf: () => 1 });
+  return async (db, keys) => {
+    const committed = options.newestCommitted();
+    if (!db.isTransaction || committed === undefined || (await referenceVersionIn(db)) !== committed) return lookup(db, keys);
+    const found = new Map<K, V>();
+    const missing: K[] = [];
+    for (const key of new Set(keys)) {
+      const hit = cache.get(committed, options.keyOf(key));
+      if (hit === undefined) missing.push(key);
+      else found.set(key, hit);
+    }
+    if (missing.length > 0) {
+      for (const [key, value] of await lookup(db, missing)) {
+        cache.set(committed, options.keyOf(key), value);
+        found.set(key, value);
+      }
+    }
+    return found;
+  };
+}
+
+async function referenceVersionIn(db: Executor): Promise<number> {
+  const row = await db('data_versions').where('id', 1).first('reference');
+  return Number(row?.reference);
+}
