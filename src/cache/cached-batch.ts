@@ -2,6 +2,7 @@ import type { DataVersions } from '../database/data-version';
 import type { Executor } from '../database/transaction';
 import type { AtVersions } from './at-versions';
 import { outsideTransactions } from './outside-transactions';
+import { readThrough } from './read-through';
 import { VersionedCache } from './versioned-cache';
 
 /** A batch look-up by id, as the stores answer it. */
@@ -18,21 +19,6 @@ export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { ver
   return (versions) => {
     const version = versions?.[options.version];
     if (version === undefined) return lookup;
-    return outsideTransactions(lookup, async (db, ids: readonly number[]) => {
-      const found = new Map<number, V>();
-      const missing: number[] = [];
-      for (const id of new Set(ids)) {
-        const hit = cache.get(version, String(id));
-        if (hit) found.set(id, hit);
-        else missing.push(id);
-      }
-      if (missing.length > 0) {
-        for (const [id, value] of await lookup(db, missing)) {
-          cache.set(version, String(id), value);
-          found.set(id, value);
-        }
-      }
-      return found;
-    });
+    return outsideTransactions(lookup, (db, ids: readonly number[]) => readThrough(cache, version, ids, String, (missing) => lookup(db, missing)));
   };
 }

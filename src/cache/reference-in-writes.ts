@@ -1,4 +1,6 @@
 import type { Executor } from '../database/transaction';
+import { versionsIn } from '../database/data-version';
+import { readThrough } from './read-through';
 import { VersionedCache } from './versioned-cache';
 
 /** A look-up of reference data (advisories) by key, answering every key it found. */
@@ -22,25 +24,7 @@ export function referenceCachedInWrites<K, V extends {}>(
   const cache = new VersionedCache<V>({ maxSize: options.maxEntries, sizeOf: () => 1 });
   return async (db, keys) => {
     const committed = options.newestCommitted();
-    if (!db.isTransaction || committed === undefined || (await referenceVersionIn(db)) !== committed) return lookup(db, keys);
-    const found = new Map<K, V>();
-    const missing: K[] = [];
-    for (const key of new Set(keys)) {
-      const hit = cache.get(committed, options.keyOf(key));
-      if (hit === undefined) missing.push(key);
-      else found.set(key, hit);
-    }
-    if (missing.length > 0) {
-      for (const [key, value] of await lookup(db, missing)) {
-        cache.set(committed, options.keyOf(key), value);
-        found.set(key, value);
-      }
-    }
-    return found;
+    if (!db.isTransaction || committed === undefined || (await versionsIn(db)).reference !== committed) return lookup(db, keys);
+    return readThrough(cache, committed, keys, options.keyOf, (missing) => lookup(db, missing));
   };
-}
-
-async function referenceVersionIn(db: Executor): Promise<number> {
-  const row = await db('data_versions').where('id', 1).first('reference');
-  return Number(row?.reference);
 }

@@ -3,6 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './connection';
 import { isPostgres } from './dialect';
+import type { Executor } from './transaction';
 
 /**
  * The database's two write counters (see the data_versions migrations): `data` moves with
@@ -21,13 +22,12 @@ const READ_VERSIONS = 'select data, reference from data_versions where id = 1';
 /** Reads the counters once per request: one statement, on a connection of its own. */
 export class DataVersionReader {
   private readonly readRow: () => unknown;
+  private newest: DataVersions | undefined;
 
   constructor(database: Database) {
     const { sqliteFile, postgresUrl } = database;
     this.readRow = isPostgres(database.knex) ? postgresVersionReader(postgresUrl!, database) : versionConnectionReader(sqliteFile!, database);
   }
-
-  private newest: DataVersions | undefined;
 
   async read(): Promise<DataVersions> {
     const versions = toVersions(await this.readRow());
@@ -40,6 +40,11 @@ export class DataVersionReader {
   newestRead(): DataVersions | undefined {
     return this.newest;
   }
+}
+
+/** The counters as a transaction sees them: its own uncommitted writes moved them. */
+export async function versionsIn(trx: Executor): Promise<DataVersions> {
+  return toVersions(await trx('data_versions').where('id', 1).first('data', 'reference'));
 }
 
 /** Tells the database's direct-statement listeners (metrics, tests) of one statement run past knex. */

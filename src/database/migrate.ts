@@ -37,7 +37,7 @@ async function removeDuplicateLockRows(db: Database): Promise<void> {
  */
 export async function migrateLatest(db: Database): Promise<string[]> {
   if (db.postgresUrl) return whileHoldingMigrationLock(db.postgresUrl, db.schema, () => runLatest(db));
-  return retryWhileAnotherMigrates(db, () => runLatest(db));
+  return retryWhileAnotherMigrates(() => runLatest(db));
 }
 
 async function runLatest(db: Database): Promise<string[]> {
@@ -71,15 +71,14 @@ async function whileHoldingMigrationLock<T>(postgresUrl: string, schema: string 
   }
 }
 
-/** SQLite: a writer that finds the file locked, or knex's tables made a moment ago, tries again. */
-async function retryWhileAnotherMigrates<T>(db: Database, run: () => Promise<T>): Promise<T> {
+/** SQLite: a writer that finds the file locked, or knex's tables made a moment ago, tries again (each try repairs knex's lock rows first). */
+async function retryWhileAnotherMigrates<T>(run: () => Promise<T>): Promise<T> {
   const started = Date.now();
   for (;;) {
     try {
       return await run();
     } catch (error) {
       if (!isMigrationRace(error) || Date.now() - started > WAIT_FOR_OTHER_INSTANCE_MS) throw error;
-      await removeDuplicateLockRows(db).catch(() => undefined); // another instance may be creating it
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
     }
   }

@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { referenceCachedInWrites } from '../../cache/reference-in-writes';
+import { referenceCachedInWrites, type KeyedLookup } from '../../cache/reference-in-writes';
 import { matchableRanges } from '../advisories/affects-matching';
 import type { GlobalAdvisoriesStore, PackageRow } from '../advisories/advisories.store';
 import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store';
@@ -20,7 +19,7 @@ export function engineAdvisoryReads(
   stores: { advisories: Pick<AdvisoryLookupStore, 'traitsByIds' | 'vulnerabilityTraitsOf'>; global: Pick<GlobalAdvisoriesStore, 'rowsOfPackages' | 'rangesByIds'> },
   newestCommitted: () => number | undefined,
 ): Pick<AlertEngineDeps, 'advisories' | 'packageRows' | 'ranges'> {
-  const cached = <K, V extends {}>(lookup: (db: Knex.Transaction | Knex, keys: readonly K[]) => Promise<Map<K, V>>, keyOf: (key: K) => string) => (
+  const cached = <K, V extends {}>(lookup: KeyedLookup<K, V>, keyOf: (key: K) => string) => (
     referenceCachedInWrites(lookup, { keyOf, newestCommitted, maxEntries: MAX_ENTRIES })
   );
   const traitsByIds = cached((db, ids: readonly number[]) => stores.advisories.traitsByIds(db, ids), String);

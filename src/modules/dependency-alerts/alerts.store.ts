@@ -75,8 +75,8 @@ export class AlertsStore {
   /**
    * One page of alerts in keyset order, filtered in SQL, each named by id and version. The
    * list indexes cover the filters and the sort (test/integration/alert-list-plans.test.ts);
-   * the version is read from the table for the page's rows only. The rows themselves come from `findByIds` (or a cache of them, at
-   * these versions).
+   * the version is read from the table for the page's rows only. The rows themselves come
+   * from `findByIds` (or a cache of them, at these versions).
    */
   async listKeys(db: Knex, scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<KeysetPage<AlertKey>> {
     const sortColumn = SORT_COLUMN[request.sort].column;
