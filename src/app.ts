@@ -35,6 +35,7 @@ import { serveCachedGraphQLResponses } from './graphql/cached-responses';
 import { answerJsonToRestClients } from './graphql/accept';
 import { withCors, type CorsOrigins } from './http/cors';
 import { OPERATIONS, OPERATION_LIST, expressPath } from './operations';
+import { refuseWhenSnapshotQueueFull } from './modules/dependency-graph/dependency-graph.routes';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = [LAYOUT_GRAPHQL_PATH, '/graphql'];
@@ -96,7 +97,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(...identified, readsOnly, rateLimit(services.rateLimiter, 'core'), limitQueryLength);
   // A body is parsed once: bundles may be larger than the default limit.
   api.post(expressPath(OPERATIONS.createAttestation.path), jsonParser(MAX_BUNDLE_BYTES));
-  api.post(expressPath(OPERATIONS.createDependencySnapshot.path), jsonParser(MAX_SNAPSHOT_BYTES));
+  // A full snapshot queue refuses before the body is read: refusals cost the instance next to nothing.
+  api.post(expressPath(OPERATIONS.createDependencySnapshot.path), refuseWhenSnapshotQueueFull(services), jsonParser(MAX_SNAPSHOT_BYTES));
   api.use(jsonParser());
   api.use(bindRequestServices(services, (req, res) => req.method === 'GET' || req.method === 'HEAD' || res.locals.readsOnly === true));
   api.use(apiVersion);
@@ -124,8 +126,8 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use(errorMiddleware(logger));
   // A read served before, for the same caller and data: served again before routing.
   // CORS headers go on first, so every response carries them, and preflights end there.
-  return withCors(withCachedReadsFirst(app, {
+  return services.requestsInFlight.track(withCors(withCachedReadsFirst(app, {
     gate, versions: services.versions, at: services.at, rateLimited: services.rateLimiter !== undefined, trustProxy,
     logger, countRequest: metrics.countRequest,
-  }), corsOrigins);
+  }), corsOrigins));
 }

@@ -2,6 +2,7 @@ import net from 'node:net';
 import type { CorsOrigins } from './http/cors';
 import { AttestationTrust } from './modules/attestations/attestation-trust';
 import { readTrustedRootsFile, type TrustRoot } from './modules/attestations/trusted-roots';
+import type { SnapshotQueueSettings } from './modules/dependency-graph/snapshot-queue';
 import { DEFAULT_RATE_LIMIT_POLICY, type RateLimitPolicy } from './rate-limits/rate-limit.policy';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -121,6 +122,8 @@ export const SETTINGS = {
   OIDC_ISSUER: { flag: '--oidc-issuer <url>', default: DERIVED_OIDC_ISSUER, rule: oidcIssuer, description: 'the iss of the OIDC tokens orgsec mints; its path serves /.well-known/openid-configuration and /.well-known/jwks' },
   ATTESTATION_VERIFICATION: { flag: '--attestation-verification <mode>', default: 'signature', rule: oneOf('signature', 'full'), description: 'signature: #21 checks a bundle\'s structure and signature; full: also its certificate chain, log entry and timestamps against the trusted roots (422 otherwise)' },
   ATTESTATION_TRUSTED_ROOTS: { flag: '--attestation-trusted-roots <file>', default: '', rule: trustedRootsFile, description: 'trusted roots besides the bundled Sigstore public-good one: JSON lines, as `gh attestation trusted-root` prints them' },
+  SNAPSHOT_WORKER_SHARE: { flag: '--snapshot-worker-share <percent>', default: '20', rule: integer(0, 100), description: 'percent of an instance\'s time its snapshot worker may take while requests wait; a snapshot that arrives while others are answered is queued (0: none is, each is applied in its request)' },
+  SNAPSHOT_QUEUE_MAX_DELAY: { flag: '--snapshot-queue-max-delay <seconds>', default: '5', rule: integer(1, 3600), description: 'seconds a queued snapshot may wait to be applied; one that would wait longer is refused with 503 and Retry-After' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
   RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
   RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: { flag: '--rate-limit-anonymous-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each client address without valid credentials' },
@@ -177,6 +180,8 @@ export interface Config {
   sqliteFastPaths: boolean;
   /** Bytes of finished read answers kept per instance (0: no response cache). */
   responseCacheBytes: number;
+  /** When snapshots wait for the worker and are refused (src/modules/dependency-graph/snapshot-queue.ts). */
+  snapshotQueue: SnapshotQueueSettings;
   /** The public API base for webhook payloads; empty: http://HOST:PORT as the server listens. */
   publicUrl: string;
   /** The deadline of one webhook delivery attempt. */
@@ -234,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     databasePoolMax: v.DATABASE_POOL_MAX,
     sqliteFastPaths: v.SQLITE_FAST_PATHS === 'on',
     responseCacheBytes: v.RESPONSE_CACHE_MB * 2 ** 20,
+    snapshotQueue: { workerShare: v.SNAPSHOT_WORKER_SHARE / 100, maxDelaySeconds: v.SNAPSHOT_QUEUE_MAX_DELAY },
     publicUrl: v.PUBLIC_URL,
     webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
     webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'on',

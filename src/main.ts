@@ -23,7 +23,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const oidcIssuer = new OidcIssuer(config.oidcIssuer);
   const services = createServices(database, {
     rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, oidcIssuer, webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
-    attestationTrust: config.attestationTrust,
+    attestationTrust: config.attestationTrust, snapshotQueue: config.snapshotQueue,
   });
   await hooks.beforeListen?.(services);
   const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer, corsOrigins: config.corsOrigins });
@@ -39,6 +39,9 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   logger.info({ url }, 'orgsec listening');
   // Every instance delivers webhooks; URLs in payloads are under PUBLIC_URL, or the listening URL.
   const deliveries = startDeliveryWorker(services, logger, { ...config, publicUrl: config.publicUrl || url });
+  // Every instance applies queued snapshots, its own and others' (the queue is in the database).
+  const snapshots = services.createSnapshotWorker(logger);
+  snapshots.start();
   let closing: Promise<void> | undefined;
   // Graceful: stop accepting, let requests in flight finish, drop idle keep-alive
   // connections at once (and each one as its last answer is sent: Node keeps them
@@ -52,7 +55,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
       });
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
-    }).then(() => deliveries.stop()).then(() => database.close()));
+    }).then(() => Promise.all([deliveries.stop(), snapshots.stop()])).then(() => database.close()));
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');

@@ -27,6 +27,7 @@ import * as reshapeDependencyStorage from './20261127090000_reshape_dependency_s
 import * as addAttestationVerdicts from './20261127100000_add_attestation_verdicts';
 import * as moveAlertVersionsWithEveryChange from './20261127110000_move_alert_versions_with_every_change';
 import * as indexPublicRepositories from './20261202060000_index_public_repositories';
+import * as queueDependencySnapshots from './20261202090000_queue_dependency_snapshots';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -59,6 +60,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127100000_add_attestation_verdicts', addAttestationVerdicts],
   ['20261127110000_move_alert_versions_with_every_change', moveAlertVersionsWithEveryChange],
   ['20261202060000_index_public_repositories', indexPublicRepositories],
+  ['20261202090000_queue_dependency_snapshots', queueDependencySnapshots],
 ];
 
 /** A knex migration source over the list above. */

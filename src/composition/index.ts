@@ -33,6 +33,11 @@ import { alertJson, freshFragments } from '../modules/dependency-alerts/alerts.s
 import { cachedAlertJson, cachedFragments } from '../modules/dependency-alerts/alerts.cached-json';
 import { DependencyGraphService } from '../modules/dependency-graph/dependency-graph.service';
 import { DependencySnapshotsStore } from '../modules/dependency-graph/dependency-snapshots.store';
+import { SnapshotQueue, type SnapshotQueueSettings } from '../modules/dependency-graph/snapshot-queue';
+import { SnapshotQueueStore } from '../modules/dependency-graph/snapshot-queue.store';
+import { SnapshotWorker } from '../modules/dependency-graph/snapshot-worker';
+import { RequestsInFlight } from '../http/requests-in-flight';
+import type { Logger } from '../logger';
 import { OidcService } from '../modules/oidc/oidc.service';
 import { OidcStore } from '../modules/oidc/oidc.store';
 import { ClaimSourcesStore } from '../modules/oidc-tokens/claim-sources.store';
@@ -77,6 +82,8 @@ export interface ServiceOptions {
   webhookAllowPrivateTargets?: boolean;
   /** ATTESTATION_VERIFICATION and ATTESTATION_TRUSTED_ROOTS (default: signature mode, the bundled public-good root). */
   attestationTrust?: AttestationTrust;
+  /** SNAPSHOT_WORKER_SHARE and SNAPSHOT_QUEUE_MAX_DELAY; the queue works only where a worker is started (main.ts). */
+  snapshotQueue?: SnapshotQueueSettings;
 }
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
@@ -122,6 +129,9 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const advisoryStore = new AdvisoryLookupStore();
   const alertStore = new AlertsStore({ advisories: advisoryStore });
   const snapshotStore = new DependencySnapshotsStore();
+  const snapshotQueueStore = new SnapshotQueueStore();
+  const requestsInFlight = new RequestsInFlight();
+  const snapshotQueue = new SnapshotQueue({ store: snapshotQueueStore, requests: requestsInFlight }, options.snapshotQueue);
   const autoTriageStore = new AutoTriageStore();
   const triagePolicies = new StoreTriagePolicies({ store: autoTriageStore });
   const globalAdvisoryStore = new GlobalAdvisoriesStore();
@@ -169,7 +179,9 @@ export function createServices(database: Database, options: ServiceOptions = {})
       dependencyAlerts: () => new DependencyAlertsService({
         db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references, events: alertEvents, engine: alertEngine,
       }),
-      dependencyGraph: () => new DependencyGraphService({ db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine }),
+      dependencyGraph: () => new DependencyGraphService({
+        db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine, queue: snapshotQueue, queueStore: snapshotQueueStore,
+      }),
       autoTriage: () => new AutoTriageService({ db, lookups: bound.lookups, store: autoTriageStore, reevaluation: alertEngine }),
       /** The REST alert JSON: whole alerts per alert version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
@@ -192,7 +204,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     /** Auto-triage's answer to the alert engine: which alerts a rule or preset dismisses, per repository. */
     triagePolicies,
     world: new WorldLoader({
-      db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, advisories: new AdvisoriesWorldStore(), snapshots: snapshotStore, autoTriage: autoTriageStore, alertEngine,
+      db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, advisories: new AdvisoriesWorldStore(), snapshots: snapshotStore, snapshotQueue: snapshotQueueStore, autoTriage: autoTriageStore, alertEngine,
       webhooks: webhooksStore,
     }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
@@ -202,6 +214,14 @@ export function createServices(database: Database, options: ServiceOptions = {})
     /** The OIDC issuer and its signing keys (the discovery routes, `orgsec oidc rotate-key`). */
     oidcIssuer,
     oidcSigningKeys,
+    /** The requests this instance is answering (app.ts counts them; the snapshot queue reads them). */
+    requestsInFlight,
+    /** When snapshots are applied at once, queued or refused (snapshot-queue.ts). */
+    snapshotQueue,
+    /** The worker that applies queued snapshots on this instance's event loop, not started. */
+    createSnapshotWorker: (logger: Logger) => new SnapshotWorker({
+      db, queue: snapshotQueue, store: snapshotQueueStore, snapshots: snapshotStore, alerts: alertEngine, logger,
+    }),
     /** Events and the webhook deliveries they queue; tells the instance's delivery worker. */
     outbox,
     /** `orgsec attestations verify`: stored attestations verified fully against the roots in force. */

@@ -19,7 +19,8 @@ export type DomainErrorCode =
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'URI_TOO_LONG'
-  | 'RATE_LIMITED';
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE';
 
 export abstract class DomainError extends Error {
   abstract readonly code: DomainErrorCode;
@@ -88,6 +89,14 @@ export class RateLimitedError extends DomainError {
     /** Spammed answers are 422 as the spec says, or 429 where the operator chose it. */
     readonly asTooManyRequests: boolean,
   ) {
+    super(message);
+  }
+}
+
+/** Work this instance will not take on now (a full snapshot queue): the caller retries after the seconds given. */
+export class UnavailableError extends DomainError {
+  readonly code = 'UNAVAILABLE';
+  constructor(message: string, readonly retryAfterSeconds: number) {
     super(message);
   }
 }

@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { translateDriverError } from '../database/driver-errors';
-import { DomainError, ValidationError, type DomainErrorCode } from './domain';
+import { DomainError, UnavailableError, ValidationError, type DomainErrorCode } from './domain';
 import { graphqlFieldName } from '../graphql/field-names';
 
 // The GraphQL renderer of the domain error vocabulary (errors/http.ts is the other one).
@@ -14,6 +14,7 @@ const CODES: Record<DomainErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'BAD_USER_INPUT',
   URI_TOO_LONG: 'BAD_USER_INPUT',
   RATE_LIMITED: 'RATE_LIMITED',
+  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
 
 const HTTP_STATUS: Partial<Record<DomainErrorCode, number>> = { UNAUTHENTICATED: 401 };
@@ -24,6 +25,7 @@ export function toGraphQLError(error: DomainError): GraphQLError {
     // Inputs are checked by the REST schemas; GraphQL callers see their own (camelCase) names.
     extensions.fields = error.errors.map((e) => ({ field: graphqlFieldName(e.field), code: e.code, message: e.message }));
   }
+  if (error instanceof UnavailableError) extensions.retryAfterSeconds = error.retryAfterSeconds;
   const status = HTTP_STATUS[error.code];
   if (status) extensions.http = { status };
   return new GraphQLError(error.message, { extensions });

@@ -1,4 +1,4 @@
-import { DomainError, ForbiddenError, RateLimitedError, ValidationError, type DomainErrorCode, type FieldError } from './domain';
+import { DomainError, ForbiddenError, RateLimitedError, UnavailableError, ValidationError, type DomainErrorCode, type FieldError } from './domain';
 
 const STATUS: Record<DomainErrorCode, number> = {
   NOT_FOUND: 404,
@@ -10,6 +10,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
 };
 
 function statusOf(error: DomainError): number {
@@ -41,7 +42,7 @@ export function toHttpError(error: unknown, documentationUrl: string): HttpError
   const headers: Record<string, string> = {};
   if (error instanceof ValidationError) body.errors = error.errors;
   if (error.code === 'UNAUTHENTICATED') headers['WWW-Authenticate'] = 'Bearer realm="orgsec"';
-  if (error instanceof RateLimitedError) headers['Retry-After'] = String(error.retryAfterSeconds);
+  if (error instanceof RateLimitedError || error instanceof UnavailableError) headers['Retry-After'] = String(error.retryAfterSeconds);
   if (error instanceof ForbiddenError) {
     if (error.details.acceptedPermission) headers['X-Accepted-Service-Permissions'] = error.details.acceptedPermission;
   }

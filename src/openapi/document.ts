@@ -40,6 +40,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   414: { name: 'UriTooLong', description: 'The query string is longer than 3,584 bytes once percent-encoded' },
   422: { name: 'ValidationFailed', description: 'Validation failed, or the endpoint has been spammed' },
   429: { name: 'TooManyRequests', description: 'Rate limited (when the operator configures 429 for the "spammed" answer)' },
+  503: { name: 'ServiceUnavailable', description: 'The instance takes no more of this work now: retry after the seconds Retry-After gives' },
 };
 
 /** What every operation can answer besides its own statuses: see errors/http.ts. */
@@ -77,7 +78,7 @@ function componentResponses() {
     NotModified: { description: 'Not modified: the ETag sent in If-None-Match still matches (no body)', headers: headerRefs(['ETag', ...COMMON_RESPONSE_HEADERS]) },
   };
   for (const [status, { name, description }] of Object.entries(ERROR_RESPONSES)) {
-    const extra = status === '401' ? ['WWW-Authenticate'] : status === '429' ? ['Retry-After'] : [];
+    const extra = status === '401' ? ['WWW-Authenticate'] : status === '429' || status === '503' ? ['Retry-After'] : [];
     responses[name] = { description, headers: headerRefs([...COMMON_RESPONSE_HEADERS, ...extra]), content: errorContent };
   }
   return responses;

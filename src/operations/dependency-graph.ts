@@ -12,9 +12,11 @@ export const DEPENDENCY_GRAPH_OPERATIONS = {
     request: { params: repoPath, body: snapshotBody },
     response: { schema: snapshotCreatedSchema },
     requirement: { target: 'repo', scopes: ['repo'], publicScopes: ['public_repo'], permission: ['contents', 'write'], caller: 'repoWriter' },
-    docs: { tag: TAG, summary: 'Create a snapshot of dependencies for a repository', rules: [
+    docs: { tag: TAG, summary: 'Create a snapshot of dependencies for a repository', statuses: [503], rules: [
         '`result` is `SUCCESS` when the snapshot now describes the default branch\'s dependencies, `ACCEPTED` when it was stored but not applied: '
-        + 'its `ref` is not `refs/heads/<default branch>`, or a snapshot with a later `scanned` for the same `job.correlator` and `detector.name` is current.',
+        + 'its `ref` is not `refs/heads/<default branch>`, or a snapshot with a later `scanned` for the same `job.correlator` and `detector.name` is current, '
+        + 'or it was queued (the `message` says so) because the instance was answering other requests: it is then applied shortly, in the order snapshots came.',
+        'A full queue (one that would take longer than SNAPSHOT_QUEUE_MAX_DELAY seconds to apply) answers 503 with `Retry-After`, before the body is read, and stores nothing.',
         'The current dependencies are the latest applied snapshot per (`job.correlator`, `detector.name`); a manifest name described by several '
         + 'belongs to the first correlator in alphabetical order, and the same detector under other correlators adds its packages to it.',
         `Limits: ${MAX_MANIFESTS} manifests per snapshot, ${MAX_RESOLVED_PER_MANIFEST.toLocaleString('en-US')} resolved packages per manifest, `

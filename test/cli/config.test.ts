@@ -51,6 +51,8 @@ const BAD: Array<[SettingName, string, string]> = [
   ['OIDC_ISSUER', 'ftp://orgsec.example.com/oidc', 'must be an http:// or https:// URL without query, fragment or trailing slash, e.g. https://orgsec.example.com/oidc'],
   ['ATTESTATION_VERIFICATION', 'strict', 'must be signature or full'],
   ['ATTESTATION_TRUSTED_ROOTS', BAD_ROOTS, 'line 2 is not a trusted root: not JSON'],
+  ['SNAPSHOT_WORKER_SHARE', '101', 'must be an integer from 0 to 100'],
+  ['SNAPSHOT_QUEUE_MAX_DELAY', '0', 'must be an integer from 1 to 3600'],
   ['RATE_LIMITS', 'false', 'must be on or off'],
   ['RATE_LIMIT_REQUESTS_PER_HOUR', '-5', 'must be an integer from 1 to 1000000000'],
   ['RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR', '0x10', 'must be an integer from 1 to 1000000000'],

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -82,4 +82,13 @@ export async function startInstances(count: number, databaseUrl: string, env: Re
   if (!failed) return instances;
   await Promise.all(instances.map((instance) => instance.stop()));
   throw failed.reason;
+}
+
+/** `orgsec load` of `world` (a world file's JSON) into the database, as an operator runs it; throws with its stderr if it fails. */
+export function loadWorld(databaseUrl: string, world: unknown): void {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-world-')), 'world.json');
+  fs.writeFileSync(file, JSON.stringify(world));
+  const load = spawnSync(process.execPath, [CLI, 'load', file, '--database', databaseUrl], { encoding: 'utf8' });
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  if (load.status !== 0) throw new Error(load.stderr);
 }

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '../../src/database/connection';
 import { AL, ENTERPRISE, ORG, alertsWorld, makeAdvisories, makeAlerts, type DeclaredAlert } from '../helpers/alerts-world';
 import { eventually, startReceiver, type HookReceiver } from '../helpers/hook-receiver';
 import { dialect } from '../helpers/test-database';
-import { sharedDatabase, startInstance, type Instance, type SharedDatabase } from '../helpers/instances';
+import { loadWorld, sharedDatabase, startInstance, type Instance, type SharedDatabase } from '../helpers/instances';
 import { sigkill } from '../durability/server-process';
 import { writeChangedFixture } from '../helpers/advisory-import';
 
@@ -36,10 +36,7 @@ beforeAll(async () => {
   ({ verify } = await import('@octokit/webhooks-methods'));
   shared = await sharedDatabase();
   instance = await startInstance(shared.url, ENV);
-  const worldFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-world-')), 'world.json');
-  fs.writeFileSync(worldFile, JSON.stringify(alertsWorld(declared, advisories)));
-  const load = spawnSync(process.execPath, [CLI, 'load', worldFile, '--database', shared.url], { encoding: 'utf8' });
-  if (load.status !== 0) throw new Error(load.stderr);
+  loadWorld(shared.url, alertsWorld(declared, advisories));
   db = openDatabase(shared.url);
 }, 120_000);
 

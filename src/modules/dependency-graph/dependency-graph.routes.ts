@@ -1,4 +1,5 @@
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
+import type { Services } from '../../composition';
 import { jsonBody } from '../../http/body';
 import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
 import { route } from '../../http/operation';
@@ -9,6 +10,13 @@ import { SNAPSHOT_INPUT, repoPath, snapshotBody } from './dependency-graph.schem
 import { spdxDocument } from './spdx-document';
 
 const dependencyGraphOf = (res: Response) => servicesOf(res).dependencyGraph;
+
+/** S1 before its body is read: 503 with Retry-After while the snapshot queue is full (snapshot-queue.ts). */
+export function refuseWhenSnapshotQueueFull(services: Pick<Services, 'snapshotQueue' | 'database'>): RequestHandler {
+  return (_req, _res, next) => {
+    services.snapshotQueue.refusal(services.database.knex).then((refusal) => next(refusal), next);
+  };
+}
 
 /** Interfaces.md Part 2, S1–S2. */
 export function dependencyGraphRoutes(): Router {

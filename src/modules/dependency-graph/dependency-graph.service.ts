@@ -8,6 +8,8 @@ import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import { currentDependencies } from './current-dependencies';
 import type { CurrentDependency, SnapshotInput, SnapshotReceipt } from './dependency-graph.types';
 import type { DependencySnapshotsStore } from './dependency-snapshots.store';
+import type { SnapshotQueue } from './snapshot-queue';
+import type { SnapshotQueueStore } from './snapshot-queue.store';
 import { recordSnapshot } from './snapshot-recording';
 
 /** A repository's current dependencies, with what an SBOM of them names. */
@@ -21,14 +23,29 @@ export interface RepositoryDependencies {
 
 /** Interfaces.md Part 2, S1–S2: dependency snapshots in, the current dependency set out. */
 export class DependencyGraphService {
-  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore; alerts: SnapshotEvaluation }) {}
+  constructor(private readonly deps: {
+    db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore; alerts: SnapshotEvaluation; queue: SnapshotQueue; queueStore: SnapshotQueueStore;
+  }) {}
 
-  /** S1: stores a checked submission and applies it to the default branch's dependencies when it is for it. */
+  /** S1's refusal when the snapshot queue is full (503 with Retry-After); REST asks once more before it reads the body (dependency-graph.routes.ts). */
+  private async refuseWhenQueueFull(): Promise<void> {
+    const refusal = await this.deps.queue.refusal(this.deps.db);
+    if (refusal !== undefined) throw refusal;
+  }
+
+  /**
+   * S1: stores a checked submission and applies it to the default branch's dependencies when
+   * it is for it, at once or, while the instance answers others, through the queue (snapshot-queue.ts).
+   */
   async submit(principal: Principal, owner: string, name: string, input: SnapshotInput): Promise<SnapshotReceipt> {
-    return withTransaction(this.deps.db, async (trx) => {
+    await this.refuseWhenQueueFull();
+    const queue = this.deps.queue.shouldQueue();
+    const receipt = await withTransaction(this.deps.db, async (trx) => {
       const repo = await this.deps.lookups.repo(trx, principal, 'createDependencySnapshot', owner, name);
-      return recordSnapshot(trx, this.deps, repo.id, input, nowTimestamp());
+      return recordSnapshot(trx, { snapshots: this.deps.snapshots, alerts: this.deps.alerts, queue: this.deps.queueStore }, repo.id, input, nowTimestamp(), { queue });
     });
+    if (receipt.queued) this.deps.queue.queued();
+    return receipt;
   }
 
   /** S2's reading: the repository's current dependency set (also GraphQL's `dependencies`). */

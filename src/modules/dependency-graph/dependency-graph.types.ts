@@ -52,6 +52,8 @@ export interface SnapshotReceipt {
   createdAt: string;
   result: SnapshotResult;
   message: string;
+  /** Stored and queued: the worker applies it (snapshot-worker.ts). */
+  queued: boolean;
 }
 
 /** One dependency of a repository's current set: a resolved package in a manifest. */

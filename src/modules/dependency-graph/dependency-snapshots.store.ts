@@ -82,8 +82,36 @@ export class DependencySnapshotsStore {
     return row !== undefined;
   }
 
-  async setResult(db: Executor, snapshotId: number, result: SnapshotResult): Promise<void> {
-    await db('dependency_snapshots').where('id', snapshotId).update({ result });
+  /** The snapshot applied now (`at`, UTC with milliseconds): SUCCESS, as a later read of it says. */
+  async markApplied(db: Executor, snapshotId: number, at: string): Promise<void> {
+    await db('dependency_snapshots').where('id', snapshotId).update({ result: 'SUCCESS' satisfies SnapshotResult, applied_at: at });
+  }
+
+  /** The snapshot waits in the queue from `at` (UTC with milliseconds). */
+  async markQueued(db: Executor, snapshotId: number, at: string): Promise<void> {
+    await db('dependency_snapshots').where('id', snapshotId).update({ queued_at: at });
+  }
+
+  /** A stored submission as it was checked (the queue's worker applies it from here); undefined when it is gone. */
+  async storedInput(db: Executor, snapshotId: number): Promise<SnapshotInput | undefined> {
+    const row = await db('dependency_snapshots').where('id', snapshotId).first();
+    if (row === undefined) return undefined;
+    const manifests: Array<Record<string, any>> = await db('dependency_snapshot_manifests').where('snapshot_id', snapshotId).orderBy('id')
+      .select('manifest_key', 'name', 'source_location', 'metadata', 'packages');
+    return {
+      version: Number(row.version),
+      job: { id: row.job_id, correlator: row.correlator, htmlUrl: row.job_html_url ?? null },
+      sha: row.sha, ref: row.ref,
+      detector: { name: row.detector_name, version: row.detector_version, url: row.detector_url },
+      scanned: row.scanned,
+      metadata: JSON.parse(row.metadata),
+      manifests: manifests.map((m) => ({
+        key: m.manifest_key, name: m.name, sourceLocation: m.source_location ?? null, metadata: JSON.parse(m.metadata),
+        resolved: (JSON.parse(m.packages) as StoredPackageArray[]).map(([key, packageUrl, purlType, ecosystem, name, version, scope, relationship, dependencies, metadata]) => ({
+          key, packageUrl, package: { purlType, ecosystem, name, version }, scope, relationship, dependencies, metadata,
+        })),
+      })),
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { AlertReevaluation, SnapshotEvaluation } from '../alert-engine/alert-reevaluation';
 import { toSnapshotInput } from '../dependency-graph/dependency-graph.schemas';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
+import type { SnapshotQueueStore } from '../dependency-graph/snapshot-queue.store';
 import { recordSnapshot } from '../dependency-graph/snapshot-recording';
 import type { World } from './world.schema';
 import type { SectionContext } from './world.accounts';
@@ -14,7 +15,7 @@ import type { SectionContext } from './world.accounts';
 export async function loadDependencySnapshots(
   ctx: SectionContext,
   snapshots: World['dependency_snapshots'],
-  deps: { snapshots: DependencySnapshotsStore; alerts: AlertReevaluation & SnapshotEvaluation },
+  deps: { snapshots: DependencySnapshotsStore; alerts: AlertReevaluation & SnapshotEvaluation; queue: SnapshotQueueStore },
 ): Promise<void> {
   const store = deps.snapshots;
   const { trx, refs, now } = ctx;

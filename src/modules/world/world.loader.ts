@@ -6,6 +6,7 @@ import type { AccountsStore } from '../accounts/accounts.store';
 import type { AttestationsStore } from '../attestations/attestations.store';
 import type { AlertReevaluation, SnapshotEvaluation } from '../alert-engine/alert-reevaluation';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
+import type { SnapshotQueueStore } from '../dependency-graph/snapshot-queue.store';
 import type { AdvisoriesWorldStore } from '../advisories/advisories.world-store';
 import type { AlertsStore } from '../dependency-alerts/alerts.store';
 import type { OrgRolesStore } from '../org-roles/org-roles.store';
@@ -50,7 +51,7 @@ export interface LoadOptions {
 // organization roles (org_id null) are part of the schema, not of a world.
 const WORLD_TABLES = [
   'webhook_delivery_attempts', 'webhook_deliveries', 'webhooks', 'events', 'dependency_bot_rules', 'dependency_bot_presets',
-  'repository_dependencies', 'repository_current_snapshots', 'dependency_snapshot_manifests', 'dependency_snapshots',
+  'repository_dependencies', 'repository_current_snapshots', 'dependency_snapshot_queue', 'dependency_snapshot_manifests', 'dependency_snapshots',
   'attestation_subjects', 'attestations', 'dependency_alert_assignees', 'dependency_alerts', 'advisory_vulnerabilities', 'advisories',
   'repository_oidc_subject_templates', 'organization_oidc_subject_templates', 'organization_oidc_property_inclusions',
   'enterprise_oidc_property_inclusions', 'token_repositories', 'tokens', 'organization_role_teams', 'organization_role_users',
@@ -64,7 +65,7 @@ export class WorldLoader {
   constructor(
     private readonly deps: {
       db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; advisories: AdvisoriesWorldStore;
-      snapshots: DependencySnapshotsStore; autoTriage: AutoTriageStore; alertEngine: AlertReevaluation & SnapshotEvaluation; webhooks: WebhooksStore;
+      snapshots: DependencySnapshotsStore; snapshotQueue: SnapshotQueueStore; autoTriage: AutoTriageStore; alertEngine: AlertReevaluation & SnapshotEvaluation; webhooks: WebhooksStore;
     },
   ) {}
 
@@ -109,7 +110,7 @@ export class WorldLoader {
         await loadAttestations(ctx, world.attestations, this.deps.attestations);
         // Rules first: the snapshots' evaluation then dismisses what they match as it creates it.
         await loadAutoTriage(ctx, world, this.deps.autoTriage, this.deps.alertEngine);
-        await loadDependencySnapshots(ctx, world.dependency_snapshots, { snapshots: this.deps.snapshots, alerts: this.deps.alertEngine });
+        await loadDependencySnapshots(ctx, world.dependency_snapshots, { snapshots: this.deps.snapshots, alerts: this.deps.alertEngine, queue: this.deps.snapshotQueue });
         await loadOidc(ctx, world.oidc);
         await loadWebhooks(ctx, world.webhooks, this.deps.webhooks);
         await pruneEnterpriseInclusions(trx);

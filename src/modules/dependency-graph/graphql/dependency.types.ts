@@ -34,6 +34,6 @@ export class SubmitDependencySnapshotInput {
 export class SubmitDependencySnapshotPayload {
   @Field(() => Int, { description: 'The snapshot\'s id.' }) id!: number;
   @Field({ description: 'When it was received.' }) createdAt!: string;
-  @Field({ description: 'SUCCESS: applied to the default branch\'s dependencies; ACCEPTED: stored, not applied.' }) result!: string;
+  @Field({ description: 'SUCCESS: applied to the default branch\'s dependencies; ACCEPTED: stored, not applied (another ref, a later scan is current, or queued: applied shortly, as the message says).' }) result!: string;
   @Field({ description: 'What happened, in words.' }) message!: string;
 }
