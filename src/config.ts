@@ -115,6 +115,7 @@ export const SETTINGS = {
   CORS_ORIGINS: { flag: '--cors-origins <origins>', default: '*', rule: corsOrigins, description: 'browser origins that may call the API: * (any), a comma-separated list, or off (no CORS headers)' },
   DATABASE_POOL_MAX: { flag: '--database-pool-max <n>', default: '10', rule: integer(1, 1000), description: 'PostgreSQL connections per instance for requests (it has 3 more: 1 reads the data versions, 2 deliver webhooks)' },
   SQLITE_FAST_PATHS: { flag: '--sqlite-fast-paths <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on: SQLite keeps statements prepared, through knex internals (faster; checked against each knex upgrade by the tests)' },
+  CACHE_MB: { flag: '--cache-mb <n>', default: '64', rule: integer(1, 16384), description: 'megabytes of rows, advisories and alert JSON each instance keeps in memory caches, shared out among them' },
   RESPONSE_CACHE_MB: { flag: '--response-cache-mb <n>', default: '32', rule: integer(0, 4096), description: 'megabytes of finished read answers each instance keeps for repeated requests (0: none)' },
   PUBLIC_URL: { flag: '--public-url <url>', default: '', rule: publicUrl, description: 'the API base URL clients reach, put before the URLs of webhook payloads (empty: http://HOST:PORT)' },
   WEBHOOK_TIMEOUT_MS: { flag: '--webhook-timeout-ms <n>', default: '10000', rule: integer(100, 10000), description: 'milliseconds a webhook receiver has to answer before the attempt counts as timed out' },
@@ -180,6 +181,7 @@ export interface Config {
   sqliteFastPaths: boolean;
   /** Bytes of finished read answers kept per instance (0: no response cache). */
   responseCacheBytes: number;
+  cacheBytes: number;
   /** When snapshots wait for the worker and are refused (src/modules/dependency-graph/snapshot-queue.ts). */
   snapshotQueue: SnapshotQueueSettings;
   /** The public API base for webhook payloads; empty: http://HOST:PORT as the server listens. */
@@ -239,6 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     databasePoolMax: v.DATABASE_POOL_MAX,
     sqliteFastPaths: v.SQLITE_FAST_PATHS === 'on',
     responseCacheBytes: v.RESPONSE_CACHE_MB * 2 ** 20,
+    cacheBytes: v.CACHE_MB * 2 ** 20,
     snapshotQueue: { workerShare: v.SNAPSHOT_WORKER_SHARE / 100, maxDelaySeconds: v.SNAPSHOT_QUEUE_MAX_DELAY },
     publicUrl: v.PUBLIC_URL,
     webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,

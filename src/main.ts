@@ -22,7 +22,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   await migrateLatest(database);
   const oidcIssuer = new OidcIssuer(config.oidcIssuer);
   const services = createServices(database, {
-    rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, oidcIssuer, webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
+    rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, cacheBytes: config.cacheBytes, oidcIssuer, webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
     attestationTrust: config.attestationTrust, snapshotQueue: config.snapshotQueue,
   });
   await hooks.beforeListen?.(services);

@@ -1,6 +1,7 @@
 import type { AtVersions } from '../cache/at-versions';
 import { outsideTransactions } from '../cache/outside-transactions';
-import { VersionedCache } from '../cache/versioned-cache';
+import type { CacheBudget } from '../cache/cache-budget';
+import { VersionedCache, budgetedOptions } from '../cache/versioned-cache';
 import type { TokenRecord, TokenStore } from './token.store';
 
 /** What authentication reads of the token store. */
@@ -11,8 +12,8 @@ export type TokenLookup = Pick<TokenStore, 'findByHash'>;
  * to tokens or accounts (a revocation too) moves the version, which empties it; expiry is
  * the authenticator's to check on every request.
  */
-export function cachedTokenLookup(tokens: TokenLookup, maxEntries = 10_000): AtVersions<TokenLookup> {
-  const known = new VersionedCache<TokenRecord>({ maxSize: maxEntries, sizeOf: () => 1 });
+export function cachedTokenLookup(tokens: TokenLookup, budget: CacheBudget): AtVersions<TokenLookup> {
+  const known = new VersionedCache<TokenRecord>(budgetedOptions(budget));
   return (versions) => {
     const version = versions?.data;
     if (version === undefined) return tokens;

@@ -1,5 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../database/transaction';
+import { approximateBytes } from './approximate-bytes';
+import type { CacheBudget } from './cache-budget';
 import { outsideTransactions } from './outside-transactions';
 
 /** A row as a list names it: its id and the version the list read (dependency_alerts.version). */
@@ -24,9 +26,11 @@ export type RowsAt<V> = (db: Executor, keys: readonly RowKey[]) => Promise<Map<n
  */
 export function cachedAtRowVersions<V extends {}>(
   lookup: RowsAt<V>,
-  options: { versionOf: (value: V) => number; maxEntries: number },
+  options: { versionOf: (value: V) => number; budget: CacheBudget },
 ): RowsAt<V> {
-  const cache = new LRUCache<number, V>({ max: options.maxEntries });
+  // Keyed by number: an entry costs its value and the LRU's slots (64 bytes).
+  const cache = new LRUCache<number, V>({ maxSize: options.budget.maxBytes, sizeCalculation: (value) => approximateBytes(value) + 64 });
+  options.budget.report?.(() => cache.calculatedSize);
   return outsideTransactions(lookup, async (db, keys: readonly RowKey[]) => {
     const found = new Map<number, V>();
     const missing: RowKey[] = [];

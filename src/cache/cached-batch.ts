@@ -3,7 +3,8 @@ import type { Executor } from '../database/transaction';
 import type { AtVersions } from './at-versions';
 import { outsideTransactions } from './outside-transactions';
 import { readThrough } from './read-through';
-import { VersionedCache } from './versioned-cache';
+import type { CacheBudget } from './cache-budget';
+import { VersionedCache, budgetedOptions } from './versioned-cache';
 
 /** A batch look-up by id, as the stores answer it. */
 export type BatchLookup<V> = (db: Executor, ids: readonly number[]) => Promise<Map<number, V>>;
@@ -14,8 +15,8 @@ export type BatchLookup<V> = (db: Executor, ids: readonly number[]) => Promise<M
  * page of alerts then needs no statement for what it has seen before. (Alert rows carry their
  * own versions: cached-at-row-versions.ts.) Inside a write transaction it always loads.
  */
-export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { version: keyof DataVersions; maxEntries: number }): AtVersions<BatchLookup<V>> {
-  const cache = new VersionedCache<V>({ maxSize: options.maxEntries, sizeOf: () => 1 });
+export function cachedBatch<V extends {}>(lookup: BatchLookup<V>, options: { version: keyof DataVersions; budget: CacheBudget }): AtVersions<BatchLookup<V>> {
+  const cache = new VersionedCache<V>(budgetedOptions(options.budget));
   return (versions) => {
     const version = versions?.[options.version];
     if (version === undefined) return lookup;

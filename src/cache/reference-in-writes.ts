@@ -1,7 +1,8 @@
 import type { Executor } from '../database/transaction';
 import { versionsIn } from '../database/data-version';
 import { readThrough } from './read-through';
-import { VersionedCache } from './versioned-cache';
+import type { CacheBudget } from './cache-budget';
+import { VersionedCache, budgetedOptions } from './versioned-cache';
 
 /** A look-up of reference data (advisories) by key, answering every key it found. */
 export type KeyedLookup<K, V> = (db: Executor, keys: readonly K[]) => Promise<Map<K, V>>;
@@ -19,9 +20,9 @@ export type KeyedLookup<K, V> = (db: Executor, keys: readonly K[]) => Promise<Ma
  */
 export function referenceCachedInWrites<K, V extends {}>(
   lookup: KeyedLookup<K, V>,
-  options: { keyOf: (key: K) => string; newestCommitted: () => number | undefined; maxEntries: number },
+  options: { keyOf: (key: K) => string; newestCommitted: () => number | undefined; budget: CacheBudget },
 ): KeyedLookup<K, V> {
-  const cache = new VersionedCache<V>({ maxSize: options.maxEntries, sizeOf: () => 1 });
+  const cache = new VersionedCache<V>(budgetedOptions(options.budget));
   return async (db, keys) => {
     const committed = options.newestCommitted();
     if (!db.isTransaction || committed === undefined || (await versionsIn(db)).reference !== committed) return lookup(db, keys);

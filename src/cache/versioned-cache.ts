@@ -1,3 +1,5 @@
+import { approximateBytes } from './approximate-bytes';
+import type { CacheBudget } from './cache-budget';
 import { LRUCache } from 'lru-cache';
 
 export interface VersionedCacheOptions<V extends {}> {
@@ -6,6 +8,8 @@ export interface VersionedCacheOptions<V extends {}> {
   sizeOf: (value: V, key: string) => number;
   /** Called for every entry that leaves the cache: evicted, replaced, or emptied by a newer version. */
   onRemove?: (key: string) => void;
+  /** Given, once, a reading of what the cache holds now in `sizeOf`'s units (cache-budget.ts). */
+  report?: (size: () => number) => void;
 }
 
 /**
@@ -23,6 +27,7 @@ export class VersionedCache<V extends {}> {
       maxSize: options.maxSize, sizeCalculation: (value, key) => Math.max(1, options.sizeOf(value, key)),
       ...(onRemove ? { dispose: (_value: V, key: string) => onRemove(key) } : {}),
     });
+    options.report?.(() => this.entries.calculatedSize);
   }
 
   get(version: number, key: string): V | undefined {
@@ -43,4 +48,12 @@ export class VersionedCache<V extends {}> {
     this.version = version;
     this.entries.clear();
   }
+}
+
+/** What holding one entry costs besides its value: the key and the LRU's own slots for it. */
+export const entryBytes = (key: string) => 64 + key.length;
+
+/** The options of a cache of plain data values counted by approximate-bytes.ts, within `budget`. */
+export function budgetedOptions<V extends {}>(budget: CacheBudget): VersionedCacheOptions<V> {
+  return { maxSize: budget.maxBytes, sizeOf: (value, key) => approximateBytes(value) + entryBytes(key), ...(budget.report ? { report: budget.report } : {}) };
 }

@@ -5,6 +5,7 @@ import { cachedTokenLookup } from '../auth/cached-token-lookup';
 import { bindOncePerVersions } from '../cache/at-versions';
 import { cachedBatch } from '../cache/cached-batch';
 import { cachedAtRowVersions } from '../cache/cached-at-row-versions';
+import { CacheBudgets } from '../cache/cache-budget';
 import { TokenStore } from '../auth/token.store';
 import type { Database } from '../database/connection';
 import { DataVersionReader, type DataVersions } from '../database/data-version';
@@ -72,6 +73,8 @@ export interface ServiceOptions {
   rateLimits?: RateLimitPolicy | false;
   /** Bytes of finished responses cached per instance (RESPONSE_CACHE_MB); 0 turns the response cache off. */
   responseCacheBytes?: number;
+  /** Bytes of the data caches together (CACHE_MB), shared out by cache-budget.ts. */
+  cacheBytes?: number;
   /** What auto-dismisses alerts; tests give their own, the service its rules and presets. */
   triagePolicies?: TriagePolicies;
   /** OIDC_ISSUER (default: the listening URL plus /oidc, once listening). */
@@ -87,18 +90,19 @@ export interface ServiceOptions {
 }
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
+const DEFAULT_CACHE_BYTES = 64 * 2 ** 20;
 
 /**
  * What alerts refer to, kept per version of the rows they come from: each alert's own version
  * for alert rows and assignee lists (a write to one alert empties nothing else), `reference`
  * for advisories, repositories and users.
  */
-function cachedReferences(references: AlertReferences) {
-  const alertsAt = cachedAtRowVersions(references.alertsAt, { versionOf: (alert) => alert.version, maxEntries: 20_000 });
-  const assigneesAt = cachedAtRowVersions(references.assigneesAt, { versionOf: (assignees) => assignees.version, maxEntries: 20_000 });
-  const advisoriesByIds = cachedBatch(references.advisoriesByIds, { version: 'reference', maxEntries: 5_000 });
-  const repositoriesByIds = cachedBatch(references.repositoriesByIds, { version: 'reference', maxEntries: 20_000 });
-  const usersByIds = cachedBatch(references.usersByIds, { version: 'reference', maxEntries: 20_000 });
+function cachedReferences(references: AlertReferences, budgets: CacheBudgets) {
+  const alertsAt = cachedAtRowVersions(references.alertsAt, { versionOf: (alert) => alert.version, budget: budgets.of('alert rows') });
+  const assigneesAt = cachedAtRowVersions(references.assigneesAt, { versionOf: (assignees) => assignees.version, budget: budgets.of('alert assignees') });
+  const advisoriesByIds = cachedBatch(references.advisoriesByIds, { version: 'reference', budget: budgets.of('advisories') });
+  const repositoriesByIds = cachedBatch(references.repositoriesByIds, { version: 'reference', budget: budgets.of('repositories') });
+  const usersByIds = cachedBatch(references.usersByIds, { version: 'reference', budget: budgets.of('users') });
   return (versions: DataVersions | undefined): AlertReferences => ({
     // Bound to no versions (a write, a command) every look-up reads the database.
     alertsAt: versions === undefined ? references.alertsAt : alertsAt,
@@ -117,6 +121,7 @@ function cachedReferences(references: AlertReferences) {
  */
 export function createServices(database: Database, options: ServiceOptions = {}) {
   const db = database.knex;
+  const caches = new CacheBudgets(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const accounts = new AccountsStore();
   const access = new AccessStore();
   const tokenStore = new TokenStore();
@@ -142,23 +147,25 @@ export function createServices(database: Database, options: ServiceOptions = {})
     snapshots: snapshotStore,
     dependencyIndex: new DependencyIndexStore(),
     store: new AlertEngineStore(),
-    ...engineAdvisoryReads({ advisories: advisoryStore, global: globalAdvisoryStore }, () => versionReader.newestRead()?.reference),
+    ...engineAdvisoryReads({ advisories: advisoryStore, global: globalAdvisoryStore }, () => versionReader.newestRead()?.reference, {
+      traits: caches.of('engine advisory traits'), vulnerabilities: caches.of('engine vulnerability rows'), packages: caches.of('engine package rows'), ranges: caches.of('engine ranges'),
+    }),
     events: alertEvents,
     policies: options.triagePolicies ?? triagePolicies,
   });
   const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine, events: new AdvisoryEvents({ advisories: advisoryStore, alerts: alertStore, outbox }) });
   const webhooksStore = new WebhooksStore();
 
-  const tokensAt = cachedTokenLookup(tokenStore);
-  const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }));
-  const referencesAt = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }));
-  const fragmentsAt = cachedFragments(freshFragments);
-  const alertJsonAt = cachedAlertJson((versions) => alertJson(fragmentsAt(versions)));
+  const tokensAt = cachedTokenLookup(tokenStore, caches.of('tokens'));
+  const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }), caches.of('authorization decisions'));
+  const referencesAt = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), caches);
+  const fragmentsAt = cachedFragments(freshFragments, caches.of('json fragments'));
+  const alertJsonAt = cachedAlertJson((versions) => alertJson(fragmentsAt(versions)), caches.of('alert json'));
   // Ranges compiled once per reference version: a look-up of popular packages parses no event again.
-  const matchableRangesAt = cachedBatch(matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)), { version: 'reference', maxEntries: 50_000 });
+  const matchableRangesAt = cachedBatch(matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)), { version: 'reference', budget: caches.of('advisory ranges') });
   // OIDC tokens: a repository's claim sources per data version, the signing key in memory (signing-keys.ts).
   const claimSourcesStore = new ClaimSourcesStore();
-  const claimSourcesAt = cachedBatch((trx, ids) => claimSourcesStore.byRepoIds(trx, ids), { version: 'data', maxEntries: 20_000 });
+  const claimSourcesAt = cachedBatch((trx, ids) => claimSourcesStore.byRepoIds(trx, ids), { version: 'data', budget: caches.of('oidc claim sources') });
   const clock = options.clock ?? Date.now;
   const oidcIssuer = options.oidcIssuer ?? new OidcIssuer();
   const oidcSigningKeys = new SigningKeys({ db, store: new SigningKeysStore(), clock });
@@ -196,7 +203,9 @@ export function createServices(database: Database, options: ServiceOptions = {})
   return {
     database,
     versions: versionReader,
-    responseCache: new ResponseCache(options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES),
+    responseCache: new ResponseCache(options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES, caches),
+    /** Every memory cache's budget and what it holds (/metrics). */
+    caches,
     at,
     authorizer,
     tokens,

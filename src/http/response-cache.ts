@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
-import { VersionedCache } from '../cache/versioned-cache';
+import type { CacheBudgets } from '../cache/cache-budget';
+import { VersionedCache, entryBytes } from '../cache/versioned-cache';
 import type { CachedResponse } from './send-response';
 
 /**
@@ -19,9 +20,12 @@ export class ResponseCache {
    */
   private readonly urls = new Map<string, number>();
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, budgets?: CacheBudgets) {
     this.responses = maxBytes > 0
-      ? new VersionedCache<CachedResponse>({ maxSize: maxBytes, sizeOf: (r, key) => r.length + key.length, onRemove: (key) => this.forget(urlOf(key)) })
+      ? new VersionedCache<CachedResponse>({
+        maxSize: maxBytes, sizeOf: (r, key) => 256 + r.length + entryBytes(key), onRemove: (key) => this.forget(urlOf(key)),
+        ...(budgets ? { report: (bytes: () => number) => budgets.track('responses', maxBytes, bytes) } : {}),
+      })
       : undefined;
   }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CacheBudgets, CacheReading } from '../cache/cache-budget';
 import type { Database } from '../database/connection';
 import { routeTemplate } from '../http/request-log';
 import { sendText } from '../http/respond';
@@ -25,13 +26,15 @@ export interface Metrics {
 export interface MetricsOptions {
   /** Mount paths that answer without Express routes (GraphQL): their path is their template. */
   routelessMounts: readonly string[];
+  /** The instance's memory caches, reported by name. */
+  caches: CacheBudgets;
 }
 
 /**
  * One registry per app (not prom-client's global one, so several apps in one process never
  * clash): HTTP, GraphQL and database metrics, and the default process metrics.
  */
-export function createMetrics(database: Database, { routelessMounts }: MetricsOptions): Metrics {
+export function createMetrics(database: Database, { routelessMounts, caches }: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -41,6 +44,7 @@ export function createMetrics(database: Database, { routelessMounts }: MetricsOp
     labelNames, buckets: SECONDS_BUCKETS, registers: [registry],
   });
   instrumentDatabase(database, registry, SECONDS_BUCKETS);
+  reportCaches(caches, registry);
 
   const routeOf = (req: Request): string => {
     if (req.route || req.res?.locals.routeTemplate) return routeTemplate(req) ?? UNMATCHED_ROUTE;
@@ -67,4 +71,16 @@ export function createMetrics(database: Database, { routelessMounts }: MetricsOp
     }
   };
   return { countRequests, countRequest, serve, graphql: graphqlMetricsPlugin(registry, SECONDS_BUCKETS) };
+}
+
+/** Each memory cache's bytes and budget (CACHE_MB, RESPONSE_CACHE_MB), read when scraped. */
+function reportCaches(caches: CacheBudgets, registry: Registry): void {
+  const gauge = (name: string, help: string, valueOf: (reading: CacheReading) => number) => new Gauge({
+    name, help, labelNames: ['cache'], registers: [registry],
+    collect() {
+      for (const reading of caches.read()) this.set({ cache: reading.name }, valueOf(reading));
+    },
+  });
+  gauge('orgsec_cache_bytes', 'About how many bytes a memory cache holds now, by cache.', (r) => r.bytes);
+  gauge('orgsec_cache_limit_bytes', 'The most a memory cache holds (its share of CACHE_MB; RESPONSE_CACHE_MB for responses), by cache.', (r) => r.maxBytes);
 }

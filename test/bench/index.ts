@@ -10,7 +10,8 @@ import { BIG_ORG, BIG_ORG_SHARE } from './generate-world';
 import { measure, type MeasureContext, type Row, type Scenario } from './measure';
 import { startOrgsec } from './orgsec-server';
 import { benchPostgres } from './postgres';
-import { hasTaskset } from './processes';
+import { readCaches } from './metrics-probe';
+import { hasTaskset, readStatusBytes } from './processes';
 import { judgeAdvisoryImport, judgeWorldLoad, markdown, servingRss, type FloorFigure, type Report } from './report';
 import { ADVISORY_IMPORT_SCENARIO, benchAdvisoryImport } from './advisory-import-bench';
 import { builtPageScenarios, currentEtag, distinctPagesScenario, sqliteScenarios } from './scenarios';
@@ -70,32 +71,36 @@ async function measureFloor(name: string, start: () => Promise<RunningServer>, w
   }
 }
 
-async function benchSqlite(dbFile: string, workDir: string): Promise<Row[]> {
+async function benchSqlite(dbFile: string, workDir: string): Promise<{ rows: Row[]; memory: NonNullable<Report['memory']> }> {
   const db = openDatabase(dbFile);
   const facts = await readWorldFacts(db, BIG_ORG, settings.deepPage).finally(() => db.close());
   const ctx: MeasureContext = { workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT, database: 'SQLite' };
   const rows: Row[] = [];
   const rpsOf = (name: string) => rows.find((r) => r.scenario === name)?.load?.rps;
   const server = await startOrgsec(dbFile, ORGSEC_PORT, { pinned: true });
+  const memory: NonNullable<Report['memory']> = { idleMb: undefined, caches: [] };
   try {
+    const idle = readStatusBytes(server.pid, 'VmRSS');
+    memory.idleMb = idle === undefined ? undefined : idle / 2 ** 20;
     const etag = await currentEtag(server.url);
     const scenarios = sqliteScenarios(facts, { connections: settings.connections, tailConnections: settings.tailConnections, etag, rpsOf });
     for (const scenario of scenarios.filter(isSelected)) rows.push(await measure(server, scenario, ctx));
     if (scenarioPattern.test(DESIGN_BOUND_SCENARIO)) {
       rows.push(...(await benchDesignBounds(server.url, BIG_ORG, distinctPagesScenario(facts, { connections: settings.connections }), ctx, BOUND_PORT)));
     }
+    memory.caches = await readCaches(server.url);
   } finally {
     await server.stop();
   }
   const builtPages = builtPageScenarios(facts, { connections: settings.connections, rpsOf }).filter(isSelected);
-  if (builtPages.length === 0) return rows;
+  if (builtPages.length === 0) return { rows, memory };
   const uncached = await startOrgsec(dbFile, ORGSEC_PORT, { pinned: true, env: { RESPONSE_CACHE_MB: '0' } });
   try {
     for (const scenario of builtPages) rows.push(await measure(uncached, scenario, ctx));
   } finally {
     await uncached.stop();
   }
-  return rows;
+  return { rows, memory };
 }
 
 function machine(): string {
@@ -125,7 +130,7 @@ async function main(): Promise<void> {
     await measureFloor('raw node:http, tiny JSON', () => startTinyFloor(FLOOR_PORT), workDir),
     await measureFloor('one-route Express, tiny JSON', () => startExpressFloor(FLOOR_PORT), workDir),
   ];
-  const rows = await benchSqlite(dbFile, workDir);
+  const { rows, memory } = await benchSqlite(dbFile, workDir);
   // The design bounds are not orgsec: their memory is not the service's.
   const serving = servingRss(rows.filter((r) => !r.scenario.startsWith(DESIGN_BOUND_SCENARIO)));
   if (process.env.BENCH_DATABASE_URL) {
@@ -163,7 +168,7 @@ async function main(): Promise<void> {
 
   const report: Report = {
     date, machine: machine(), node: process.version, settings: { ...settings, worldLoadSeconds: world.loadSeconds ?? null },
-    caption: captionOf(date, world.loadSeconds), floors, rows, servingRss: serving, ...(worldLoads ? { worldLoads } : {}),
+    caption: captionOf(date, world.loadSeconds), floors, rows, servingRss: serving, memory, ...(worldLoads ? { worldLoads } : {}),
     ...(advisoryImport ? { advisoryImport } : {}), ...(snapshots ? { snapshots } : {}), ...(webhooks ? { webhooks } : {}),
   };
   fs.writeFileSync(path.join(workDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -22,6 +22,17 @@ export async function readCounters(baseUrl: string): Promise<ServerCounters> {
   return { sqlStatements: sumOf(text, 'orgsec_db_query_duration_seconds_count'), httpRequests: sumOf(text, 'orgsec_http_requests_total') };
 }
 
+/** Each memory cache's bytes and limit (orgsec_cache_bytes, orgsec_cache_limit_bytes), by name. */
+export async function readCaches(baseUrl: string): Promise<Array<{ name: string; bytes: number; limitBytes: number }>> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const caches = new Map<string, { name: string; bytes: number; limitBytes: number }>();
+  for (const [, metric, name, value] of text.matchAll(/^orgsec_cache_(bytes|limit_bytes)\{cache="([^"]+)"\} (\S+)$/gm)) {
+    const cache = caches.get(name!) ?? caches.set(name!, { name: name!, bytes: 0, limitBytes: 0 }).get(name!)!;
+    cache[metric === 'bytes' ? 'bytes' : 'limitBytes'] = Number(value);
+  }
+  return [...caches.values()];
+}
+
 export function sqlPerRequest(before: ServerCounters, after: ServerCounters): number | undefined {
   const requests = after.httpRequests - before.httpRequests;
   return requests > 0 ? (after.sqlStatements - before.sqlStatements) / requests : undefined;

@@ -6,7 +6,8 @@ import type { WorldLoadResult } from './world-load-bench';
 
 // The results: everything as JSON, and a caption and compact Markdown table for the README.
 
-export const RSS_LIMIT_MB = 150;
+// Issue 35: RSS while serving, the default settings, at any world size.
+export const RSS_LIMIT_MB = 256;
 // Issue 25: 1,000,000 alerts with 20,000 advisories of the public database's shape.
 const LOAD_LIMIT_SECONDS: Record<WorldLoadResult['database'], number> = { SQLite: 60, PostgreSQL: 120 };
 const LOAD_RSS_LIMIT_MB = 500;
@@ -31,6 +32,8 @@ export interface Report {
   floors: FloorFigure[];
   rows: Row[];
   servingRss: { maxMb: number; target: string; met: boolean };
+  /** The SQLite server's RSS once started, before any request, and its caches after the scenarios. */
+  memory?: { idleMb: number | undefined; caches: Array<{ name: string; bytes: number; limitBytes: number }> };
   worldLoads?: Array<WorldLoadResult & { target: string; met: boolean }>;
   advisoryImport?: AdvisoryImportResult & { target: string; met: boolean };
   snapshots?: SnapshotBenchResult;
@@ -44,7 +47,7 @@ const yesNo = (met: boolean | undefined) => (met === undefined ? '' : met ? 'yes
 
 export function servingRss(rows: Row[]): Report['servingRss'] {
   const maxMb = Math.max(0, ...rows.map((r) => r.rssMb ?? 0));
-  return { maxMb, target: `< ${RSS_LIMIT_MB} MB`, met: maxMb > 0 && maxMb < RSS_LIMIT_MB };
+  return { maxMb, target: `≤ ${RSS_LIMIT_MB} MB`, met: maxMb > 0 && maxMb <= RSS_LIMIT_MB };
 }
 
 export function judgeWorldLoad(load: WorldLoadResult): NonNullable<Report['worldLoads']>[number] {
@@ -92,6 +95,11 @@ export function markdown(report: Report): string {
   ];
   // A run of scenarios that measure no RSS (BENCH_SCENARIOS) has no figure to judge.
   if (report.rows.length > 0) lines.push(`| orgsec RSS while serving, max over the SQLite scenarios | | | | ${mb(report.servingRss.maxMb)} | | | | ${report.servingRss.target} | ${yesNo(report.servingRss.met)} |`);
+  if (report.memory) {
+    const caches = report.memory.caches.map((c) => `${c.name} ${(c.bytes / 2 ** 20).toFixed(1)} of ${(c.limitBytes / 2 ** 20).toFixed(1)}`).join(', ');
+    lines.push(`| orgsec RSS started, before any request | | | | ${mb(report.memory.idleMb)} | | | | | |`);
+    lines.push(`| memory caches after the SQLite scenarios, MB held of each limit: ${caches} | | | | ${mb(report.memory.caches.reduce((n, c) => n + c.bytes, 0) / 2 ** 20)} | | | | | |`);
+  }
   for (const load of report.worldLoads ?? []) {
     const rate = load.alertsPerSecond === undefined ? (load.error?.startsWith('stopped') ? 'unfinished' : 'failed') : `${whole(load.alertsPerSecond)} alerts/s (${load.seconds!.toFixed(1)} s)`;
     const into = load.database === 'SQLite' ? '' : ` into ${load.database}`;

@@ -31,6 +31,8 @@ const SNAPSHOT_P50_LIMIT_MS = 50;
 const STREAM_RATE = 20;
 /** Reads beside the stream, against reads alone. */
 const READS_KEPT_TARGET = 0.8;
+/** Of snapshots answered ACCEPTED, queued to applied. */
+const QUEUE_DELAY_P99_LIMIT_MS = 5000;
 const IMPORT_LIMIT_SECONDS = 2;
 const SHARED_PACKAGE = 'bench-shared-lib';
 const SHARED_ADVISORY = 'GHSA-4f7m-pq2v-9w3c';
@@ -67,6 +69,8 @@ export interface SnapshotBenchResult {
     repositories: number;
     /** A repository's first snapshot, which reconciles the alerts its world declared. */
     firstP50: number; declaredPerRepository: number;
+    /** Of the snapshots answered ACCEPTED: queued to applied, ms (from the database), and the wait for the last after the stream stopped. */
+    queueDelay: { p50: number; p99: number; max: number; count: number; drainSeconds: number };
   };
   advisoryImport?: { seconds: number; unrelatedSeconds: number; alertsOpened: number; repositories: number };
   error?: string;
@@ -181,6 +185,44 @@ async function countDeclaredAlerts(file: string, repositories: readonly string[]
   }
 }
 
+/** The highest snapshot id stored so far (the stream's snapshots come after it). */
+async function lastSnapshotId(file: string): Promise<number> {
+  const db = openDatabase(file);
+  try {
+    return Number((await db.knex('dependency_snapshots').max({ id: 'id' }).first())?.id ?? 0);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Waits until the server's worker has applied every queued snapshot; the seconds it took. */
+async function drainQueue(file: string, limitSeconds: number): Promise<number> {
+  const started = Date.now();
+  const db = openDatabase(file);
+  try {
+    for (;;) {
+      const left = Number((await db.knex('dependency_snapshot_queue').count({ n: '*' }).first())!.n);
+      if (left === 0) return (Date.now() - started) / 1000;
+      if (Date.now() - started > limitSeconds * 1000) throw new Error(`${left} snapshots still queued ${limitSeconds} s after the stream stopped`);
+      await sleep(100);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+/** Queued to applied, in ms, of the snapshots after `afterId` that were queued. */
+async function queueDelays(file: string, afterId: number): Promise<number[]> {
+  const db = openDatabase(file);
+  try {
+    const rows: Array<{ queued_at: string; applied_at: string | null }> = await db.knex('dependency_snapshots')
+      .where('id', '>', afterId).whereNotNull('queued_at').select('queued_at', 'applied_at');
+    return rows.map((r) => (r.applied_at === null ? Number.POSITIVE_INFINITY : Date.parse(r.applied_at) - Date.parse(r.queued_at)));
+  } finally {
+    await db.close();
+  }
+}
+
 async function countOpenAlerts(file: string, svcsaId?: string): Promise<number> {
   const db = openDatabase(file);
   try {
@@ -261,6 +303,7 @@ export async function benchSnapshots(s: SnapshotBenchSettings): Promise<Snapshot
     const firstTimes: number[] = [];
     for (const repository of others) firstTimes.push(await postApplied(server.url, repository, snapshotBody(seq++, picks)));
     const declared = await countDeclaredAlerts(file, others);
+    const beforeStream = await lastSnapshotId(file);
     const streamTimes: number[] = [];
     const answers = { success: 0, accepted: 0, unavailable: 0, unsent: 0 };
     let streaming = true;
@@ -288,11 +331,14 @@ export async function benchSnapshots(s: SnapshotBenchSettings): Promise<Snapshot
     const withSnapshots = await drive({ ...load, plan: plan(8_000_000) }, s.workDir);
     streaming = false;
     const rate = await stream;
+    const drainSeconds = await drainQueue(file, 120);
+    const delays = await queueDelays(file, beforeStream);
     result.stream = {
       rate, snapshotP50: median(streamTimes), snapshotP99: percentile(streamTimes, 0.99), readOnly, withSnapshots, answers, repositories: others.length,
       firstP50: median(firstTimes), declaredPerRepository: declared / others.length,
+      queueDelay: { p50: median(delays), p99: percentile(delays, 0.99), max: Math.max(0, ...delays), count: delays.length, drainSeconds },
     };
-    process.stderr.write(`  distinct pages ${readOnly.rps.toFixed(0)} req/s read-only, ${withSnapshots.rps.toFixed(0)} req/s beside ${rate.toFixed(1)} snapshots/s answered (${JSON.stringify(answers)})\n`);
+    process.stderr.write(`  distinct pages ${readOnly.rps.toFixed(0)} req/s read-only, ${withSnapshots.rps.toFixed(0)} req/s beside ${rate.toFixed(1)} snapshots/s answered (${JSON.stringify(answers)}), queue delay p50 ${median(delays).toFixed(0)} ms p99 ${percentile(delays, 0.99).toFixed(0)} ms\n`);
 
     // 3. Every repository holds the shared package; one advisory for it is imported.
     for (const repository of repositories) await postApplied(server.url, repository, sharedSnapshotBody(seq++));
@@ -329,6 +375,11 @@ export function snapshotLines(r: SnapshotBenchResult): string[] {
     lines.push(`| a repository's first snapshot of 2,000 dependencies, reconciling the ${Math.round(r.stream.declaredPerRepository)} alerts its world declared (p50) | | ${ms(r.stream.firstP50)} | | | | | | | |`);
     lines.push(`| distinct organization pages, read-only | ${Math.round(readOnly.rps)} | ${ms(readOnly.p50)} | ${ms(readOnly.p99)} | | | | | | |`);
     lines.push(`| the same beside snapshots of 2,000 dependencies sent open-loop at ${STREAM_RATE}/s to ${r.stream.repositories} repositories in turn: ${rate.toFixed(1)}/s answered 201 (${answers.success} SUCCESS, ${answers.accepted} ACCEPTED), ${answers.unavailable} 503, ${answers.unsent} not sent (${STREAM_IN_FLIGHT} in flight); snapshot p50 ${ms(r.stream.snapshotP50)} ms, p99 ${ms(r.stream.snapshotP99)} ms | ${Math.round(withSnapshots.rps)} | ${ms(withSnapshots.p50)} | ${ms(withSnapshots.p99)} | | | ${Math.round(readOnly.rps)} (read-only) | ${(kept * 100).toFixed(1)}% | ≥ ${READS_KEPT_TARGET * 100}% of reads alone, ${STREAM_RATE}/s answered | ${kept >= READS_KEPT_TARGET && rate >= STREAM_RATE * 0.95 ? 'yes' : '**no**'} |`);
+  }
+  if (r.stream) {
+    const q = r.stream.queueDelay;
+    const seconds = (n: number) => (Number.isFinite(n) ? `${(n / 1000).toFixed(2)} s` : 'never applied');
+    lines.push(`| the stream's snapshots answered ACCEPTED (${q.count}): queued to applied, from the database (max ${seconds(q.max)}; the last applied ${q.drainSeconds.toFixed(1)} s after the stream stopped) | | ${seconds(q.p50)} | ${seconds(q.p99)} | | | | | p99 ≤ ${QUEUE_DELAY_P99_LIMIT_MS / 1000} s | ${q.count === 0 ? 'none queued' : q.p99 <= QUEUE_DELAY_P99_LIMIT_MS ? 'yes' : '**no**'} |`);
   }
   if (r.advisoryImport) {
     const a = r.advisoryImport;

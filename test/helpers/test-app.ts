@@ -40,6 +40,8 @@ export interface TestAppOptions {
   webhookAllowPrivateTargets?: boolean;
   /** ATTESTATION_VERIFICATION and ATTESTATION_TRUSTED_ROOTS (default: signature, the bundled root). */
   attestationTrust?: AttestationTrust;
+  /** CACHE_MB in bytes (default 64 MB). */
+  cacheBytes?: number;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -47,7 +49,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const oidcIssuer = new OidcIssuer(options.oidcIssuer);
   const services = createServices(db, {
     rateLimits: options.rateLimits ?? false, oidcIssuer, ...(options.clock ? { clock: options.clock } : {}), webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? false,
-    ...(options.attestationTrust ? { attestationTrust: options.attestationTrust } : {}),
+    ...(options.attestationTrust ? { attestationTrust: options.attestationTrust } : {}), ...(options.cacheBytes ? { cacheBytes: options.cacheBytes } : {}),
   });
   const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }), ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}) });
   // One listening server per file: a stable origin, as a real client sees. Every REST

@@ -20,7 +20,7 @@ const loginsByIds = referenceCachedInWrites(async (executor: Executor, ids: read
   storeReads++;
   const rows: Array<{ id: number; login: string }> = await executor('accounts').whereIn('id', [...ids]).select('id', 'login');
   return new Map(rows.map((row) => [Number(row.id), row.login]));
-}, { keyOf: String, newestCommitted: () => reader.newestRead()?.reference, maxEntries: 100 });
+}, { keyOf: String, newestCommitted: () => reader.newestRead()?.reference, budget: { maxBytes: 2 ** 20 } });
 
 const loginIn = async (executor: Executor) => (await loginsByIds(executor, [accountId])).get(accountId);
 const rename = (executor: Executor, login: string) => executor('accounts').where('id', accountId).update({ login, login_key: login, updated_at: NOW });

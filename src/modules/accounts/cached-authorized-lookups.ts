@@ -1,7 +1,8 @@
 import type { Principal } from '../../auth/principal';
 import type { AtVersions } from '../../cache/at-versions';
 import { outsideTransactions } from '../../cache/outside-transactions';
-import { VersionedCache } from '../../cache/versioned-cache';
+import type { CacheBudget } from '../../cache/cache-budget';
+import { VersionedCache, budgetedOptions } from '../../cache/versioned-cache';
 import type { AuthorizedLookups } from './authorized-lookups';
 
 /**
@@ -10,8 +11,8 @@ import type { AuthorizedLookups } from './authorized-lookups';
  * token, so until either changes (any write moves the version) it stands. Refusals are not
  * kept; they are decided again each time.
  */
-export function cachedAuthorizedLookups(lookups: AuthorizedLookups, maxEntries = 20_000): AtVersions<AuthorizedLookups> {
-  const granted = new VersionedCache<object>({ maxSize: maxEntries, sizeOf: () => 1 });
+export function cachedAuthorizedLookups(lookups: AuthorizedLookups, budget: CacheBudget): AtVersions<AuthorizedLookups> {
+  const granted = new VersionedCache<object>(budgetedOptions(budget));
   return (versions) => {
     const version = versions?.data;
     if (version === undefined) return lookups;

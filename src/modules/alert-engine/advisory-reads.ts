@@ -1,3 +1,4 @@
+import type { CacheBudget } from '../../cache/cache-budget';
 import { referenceCachedInWrites, type KeyedLookup } from '../../cache/reference-in-writes';
 import { matchableRanges } from '../advisories/affects-matching';
 import type { GlobalAdvisoriesStore, PackageRow } from '../advisories/advisories.store';
@@ -5,8 +6,13 @@ import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store'
 import type { VulnerabilityTraits } from '../advisories/advisories.types';
 import type { AlertEngineDeps } from './alert-engine';
 
-/** Entries of each look-up kept per reference version: a world's advisories, their rows and the packages asked about. */
-const MAX_ENTRIES = 50_000;
+/** The budget of each look-up's cache (CACHE_MB's shares: cache-budget.ts). */
+export interface EngineReadBudgets {
+  traits: CacheBudget;
+  vulnerabilities: CacheBudget;
+  packages: CacheBudget;
+  ranges: CacheBudget;
+}
 
 /**
  * What the alert engine reads of the advisory database, which every snapshot reads again: kept
@@ -18,21 +24,22 @@ const MAX_ENTRIES = 50_000;
 export function engineAdvisoryReads(
   stores: { advisories: Pick<AdvisoryLookupStore, 'traitsByIds' | 'vulnerabilityTraitsOf'>; global: Pick<GlobalAdvisoriesStore, 'rowsOfPackages' | 'rangesByIds'> },
   newestCommitted: () => number | undefined,
+  budgets: EngineReadBudgets,
 ): Pick<AlertEngineDeps, 'advisories' | 'packageRows' | 'ranges'> {
-  const cached = <K, V extends {}>(lookup: KeyedLookup<K, V>, keyOf: (key: K) => string) => (
-    referenceCachedInWrites(lookup, { keyOf, newestCommitted, maxEntries: MAX_ENTRIES })
+  const cached = <K, V extends {}>(lookup: KeyedLookup<K, V>, keyOf: (key: K) => string, budget: CacheBudget) => (
+    referenceCachedInWrites(lookup, { keyOf, newestCommitted, budget })
   );
-  const traitsByIds = cached((db, ids: readonly number[]) => stores.advisories.traitsByIds(db, ids), String);
+  const traitsByIds = cached((db, ids: readonly number[]) => stores.advisories.traitsByIds(db, ids), String, budgets.traits);
   const vulnerabilitiesByAdvisory = cached(async (db, advisoryIds: readonly number[]) => {
     const byAdvisory = new Map<number, VulnerabilityTraits[]>(advisoryIds.map((id) => [id, []]));
     for (const row of await stores.advisories.vulnerabilityTraitsOf(db, advisoryIds)) byAdvisory.get(row.advisoryId)?.push(row);
     return byAdvisory;
-  }, String);
+  }, String, budgets.vulnerabilities);
   const rowsByPackage = cached(async (db, packages: readonly string[]) => {
     const byPackage = new Map<string, PackageRow[]>(packages.map((key) => [key, []]));
     for (const row of await stores.global.rowsOfPackages(db, namesByEcosystem(packages))) byPackage.get(packageKey(row.ecosystem, row.packageKey))?.push(row);
     return byPackage;
-  }, (key) => key);
+  }, (key) => key, budgets.packages);
   return {
     advisories: {
       traitsByIds,
@@ -42,7 +49,7 @@ export function engineAdvisoryReads(
       const packages = [...keys].flatMap(([ecosystem, names]) => names.map((name) => packageKey(ecosystem, name)));
       return [...(await rowsByPackage(db, packages)).values()].flat();
     },
-    ranges: cached(matchableRanges((db, ids) => stores.global.rangesByIds(db, ids)), String),
+    ranges: cached(matchableRanges((db, ids) => stores.global.rangesByIds(db, ids)), String, budgets.ranges),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AtVersions } from '../../cache/at-versions';
-import { VersionedCache } from '../../cache/versioned-cache';
+import type { CacheBudget } from '../../cache/cache-budget';
+import { VersionedCache, entryBytes } from '../../cache/versioned-cache';
 import type { JsonFragment } from '../../shared/json-fragments';
 import type { AlertFragments, AlertJson } from './alerts.serializers';
 
@@ -8,8 +9,10 @@ import type { AlertFragments, AlertJson } from './alerts.serializers';
 // again, and a polled page the same alerts. Bound to no versions (a write) they serialize afresh.
 
 /** Fragments kept per reference version (the rows they come from); anything with URLs per API base. */
-export function cachedFragments(fragments: AlertFragments, maxBytes = 16 * 2 ** 20): AtVersions<AlertFragments> {
-  const cache = new VersionedCache<JsonFragment>({ maxSize: maxBytes, sizeOf: (fragment, key) => fragment.bytes.length + key.length });
+export function cachedFragments(fragments: AlertFragments, budget: CacheBudget): AtVersions<AlertFragments> {
+  const cache = new VersionedCache<JsonFragment>({
+    maxSize: budget.maxBytes, sizeOf: (fragment, key) => 96 + fragment.bytes.length + entryBytes(key), ...(budget.report ? { report: budget.report } : {}),
+  });
   return (versions) => {
     const version = versions?.reference;
     if (version === undefined) return fragments;
@@ -36,9 +39,10 @@ export function cachedFragments(fragments: AlertFragments, maxBytes = 16 * 2 ** 
  * alert leaves every other alert's parts in place. Counted at the alert's own bytes and what
  * holding them costs: the fragments at odd positions are shared.
  */
-export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, maxBytes = 16 * 2 ** 20): AtVersions<AlertJson> {
+export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, budget: CacheBudget): AtVersions<AlertJson> {
   const cache = new VersionedCache<Buffer[]>({
-    maxSize: maxBytes, sizeOf: (parts) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length + 96 : 16), 128),
+    maxSize: budget.maxBytes, sizeOf: (parts, key) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length + 96 : 16), 128 + entryBytes(key)),
+    ...(budget.report ? { report: budget.report } : {}),
   });
   return (versions) => {
     const json = jsonAt(versions);
