@@ -25,7 +25,10 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 export class SnapshotWorker {
   private stopped = true;
   private running: Promise<void> | undefined;
+  /** Ends an idle wait (a snapshot queued here); never the rest that keeps the worker to its share. */
   private wakeUp: (() => void) | undefined;
+  /** Ends any wait (stop). */
+  private interrupt: (() => void) | undefined;
   private release: Array<() => void> = [];
 
   constructor(
@@ -46,7 +49,7 @@ export class SnapshotWorker {
     if (this.stopped) return;
     this.stopped = true;
     for (const release of this.release) release();
-    this.wake();
+    this.interrupt?.();
     await this.running;
   }
 
@@ -69,20 +72,23 @@ export class SnapshotWorker {
         const seconds = (performance.now() - started) / 1000;
         this.deps.queue.recordApplication(seconds);
         const share = this.deps.queue.settings.workerShare;
-        if (this.deps.queue.requestsWaiting && share < 1) await this.rest((seconds * 1000 * (1 - share)) / share);
+        // Not woken by snapshots queued meanwhile: at any rate of them it keeps to its share.
+        if (this.deps.queue.requestsWaiting && share < 1) await this.rest((seconds * 1000 * (1 - share)) / share, { wakeable: false });
         else await new Promise((resolve) => setImmediate(resolve));
       } else {
-        await this.rest(outcome === 'empty' ? POLL_MS : RETRY_AFTER_FAILURE_MS);
+        await this.rest(outcome === 'empty' ? POLL_MS : RETRY_AFTER_FAILURE_MS, { wakeable: outcome === 'empty' });
       }
     }
   }
 
-  /** Waits `ms`, or until woken (a snapshot queued here, or stop). */
-  private async rest(ms: number): Promise<void> {
+  /** Waits `ms`, or until stopped, or (if wakeable) until a snapshot is queued here. */
+  private async rest(ms: number, { wakeable }: { wakeable: boolean }): Promise<void> {
     const abort = new AbortController();
-    this.wakeUp = () => abort.abort();
+    this.interrupt = () => abort.abort();
+    this.wakeUp = wakeable ? this.interrupt : undefined;
     await sleep(ms, undefined, { signal: abort.signal, ref: false }).catch(() => undefined);
     this.wakeUp = undefined;
+    this.interrupt = undefined;
   }
 
   /** Applies the oldest queued snapshot; a failure is counted against it, and past MAX_ATTEMPTS it leaves the queue. */
