@@ -139,8 +139,19 @@ interface SnapshotAnswer {
   result: 'SUCCESS' | 'ACCEPTED' | undefined;
 }
 
-/** One POST of a snapshot: its time in ms, and the answer (201 or 503; anything else fails the bench). */
+/**
+ * One POST of a snapshot: its time in ms, and the answer (201 or 503; anything else fails the
+ * bench). A kept-alive socket the server closed as idle (its keepAliveTimeout, 5 s) just as it was
+ * reused is retried once on a new one, as Node's documentation of `request.reusedSocket` shows.
+ */
 function postSnapshot(base: string, repository: string, body: string): Promise<SnapshotAnswer> {
+  return postSnapshotOnce(base, repository, body).catch((error: unknown) => {
+    if ((error as { reusedSocket?: boolean }).reusedSocket) return postSnapshotOnce(base, repository, body);
+    throw error;
+  });
+}
+
+function postSnapshotOnce(base: string, repository: string, body: string): Promise<SnapshotAnswer> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const request = http.request(`${base}/repos/${repository}/dependency-graph/snapshots`, {
@@ -156,7 +167,7 @@ function postSnapshot(base: string, repository: string, body: string): Promise<S
         else resolve({ ms, status: 201, result: (JSON.parse(text) as { result: 'SUCCESS' | 'ACCEPTED' }).result });
       });
     });
-    request.on('error', reject);
+    request.on('error', (error: NodeJS.ErrnoException) => reject(Object.assign(error, { reusedSocket: request.reusedSocket && error.code === 'ECONNRESET' })));
     request.end(body);
   });
 }
