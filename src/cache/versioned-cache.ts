@@ -9,7 +9,7 @@ export interface VersionedCacheOptions<V extends {}> {
   /** Called for every entry that leaves the cache: evicted, replaced, or emptied by a newer version. */
   onRemove?: (key: string) => void;
   /** Given, once, a reading of what the cache holds now in `sizeOf`'s units (cache-budget.ts). */
-  report?: (size: () => number) => void;
+  report?: ((size: () => number) => void) | undefined;
 }
 
 /**
@@ -55,5 +55,5 @@ export const entryBytes = (key: string) => 64 + key.length;
 
 /** The options of a cache of plain data values counted by approximate-bytes.ts, within `budget`. */
 export function budgetedOptions<V extends {}>(budget: CacheBudget): VersionedCacheOptions<V> {
-  return { maxSize: budget.maxBytes, sizeOf: (value, key) => approximateBytes(value) + entryBytes(key), ...(budget.report ? { report: budget.report } : {}) };
+  return { maxSize: budget.maxBytes, sizeOf: (value, key) => approximateBytes(value) + entryBytes(key), report: budget.report };
 }

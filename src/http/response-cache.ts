@@ -24,7 +24,7 @@ export class ResponseCache {
     this.responses = maxBytes > 0
       ? new VersionedCache<CachedResponse>({
         maxSize: maxBytes, sizeOf: (r, key) => 256 + r.length + entryBytes(key), onRemove: (key) => this.forget(urlOf(key)),
-        ...(budgets ? { report: (bytes: () => number) => budgets.track('responses', maxBytes, bytes) } : {}),
+        report: budgets && ((bytes) => budgets.track('responses', maxBytes, bytes)),
       })
       : undefined;
   }

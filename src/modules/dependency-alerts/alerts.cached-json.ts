@@ -11,7 +11,7 @@ import type { AlertFragments, AlertJson } from './alerts.serializers';
 /** Fragments kept per reference version (the rows they come from); anything with URLs per API base. */
 export function cachedFragments(fragments: AlertFragments, budget: CacheBudget): AtVersions<AlertFragments> {
   const cache = new VersionedCache<JsonFragment>({
-    maxSize: budget.maxBytes, sizeOf: (fragment, key) => 96 + fragment.bytes.length + entryBytes(key), ...(budget.report ? { report: budget.report } : {}),
+    maxSize: budget.maxBytes, sizeOf: (fragment, key) => 96 + fragment.bytes.length + entryBytes(key), report: budget.report,
   });
   return (versions) => {
     const version = versions?.reference;
@@ -42,7 +42,7 @@ export function cachedFragments(fragments: AlertFragments, budget: CacheBudget):
 export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, budget: CacheBudget): AtVersions<AlertJson> {
   const cache = new VersionedCache<Buffer[]>({
     maxSize: budget.maxBytes, sizeOf: (parts, key) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length + 96 : 16), 128 + entryBytes(key)),
-    ...(budget.report ? { report: budget.report } : {}),
+    report: budget.report,
   });
   return (versions) => {
     const json = jsonAt(versions);

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
+import { isDatabaseFault } from '../../database/driver-errors';
 import { withTransaction } from '../../database/transaction';
 import type { Logger } from '../../logger';
 import { nowTimestamp } from '../../shared/time';
@@ -96,7 +97,6 @@ export class SnapshotWorker {
     const { db, store, snapshots, alerts, logger } = this.deps;
     let tried: number | undefined;
     try {
-      tried = undefined;
       const applied = await withTransaction(db, async (trx) => {
         const oldest = await store.oldest(trx);
         if (oldest === undefined) return false;
@@ -121,15 +121,4 @@ export class SnapshotWorker {
       return 'failed';
     }
   }
-}
-
-/**
- * A failure of the database rather than of the snapshot (connection lost, server shutting
- * down, disk full, busy): it is not counted against the snapshot, which waits for the
- * database to come back.
- */
-function isDatabaseFault(error: unknown): boolean {
-  const code = String((error as { code?: unknown } | null)?.code ?? '');
-  return /^(08|53|57P)/.test(code) || /^(ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_)/.test(code) || /^SQLITE_(BUSY|FULL|IOERR|LOCKED|CANTOPEN|READONLY)/.test(code)
-    || (error instanceof Error && /Connection terminated|timeout acquiring a connection/i.test(error.message));
 }
