@@ -14,7 +14,7 @@ import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
 import { rootRoutes } from './http/root.routes';
 import type { Logger } from './logger';
-import { createGraphQLMiddleware } from './graphql/server';
+import { lazyGraphQLMiddleware } from './graphql/lazy-middleware';
 import { API_V3_PATH, LAYOUT_GRAPHQL_PATH, apiBase } from './http/api-base';
 import { graphqlRequestGuard, jsonParser } from './http/body';
 import { advisoriesRoutes } from './modules/advisories/advisories.routes';
@@ -88,7 +88,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // Every GraphQL request may read from the caches; a mutation rebinds to none (graphql/server.ts).
   app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), refuseAmbiguousCredentials, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
     bindRequestServices(services, () => true), answerJsonToRestClients, serveCachedGraphQLResponses(gate, metrics.graphql.countCachedAnswer),
-    await createGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
+    lazyGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
   const api = Router();
   // POSTs that write nothing (catalogue readsOnly: a token mint, a preview) are neither counted as

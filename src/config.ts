@@ -24,6 +24,12 @@ const integer = (min: number, max: number): Rule<number> => ({
   read: (raw) => (/^\d{1,10}$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined),
 });
 
+/** `auto` (derived from other settings: undefined here), or a value of `rule`. */
+const autoOr = <T>(rule: Rule<T>): Rule<T | 'auto'> => ({
+  allowed: `auto or ${rule.allowed}`,
+  read: (raw) => (raw === 'auto' ? 'auto' : rule.read(raw)),
+});
+
 const oneOf = <T extends string>(...values: readonly T[]): Rule<T> => ({
   allowed: values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`,
   read: (raw) => values.find((v) => v === raw),
@@ -97,6 +103,13 @@ const trustedRootsFile: Rule<TrustRoot[]> = {
   },
 };
 
+/**
+ * The heap an instance needs besides CACHE_MB: modules and their data (about 25 MB), the GraphQL
+ * schema once built (about 20 MB), requests in flight, and room for the collector to work in.
+ * The response cache (RESPONSE_CACHE_MB) holds buffers, which live outside V8's heap.
+ */
+export const HEAP_BASE_MB = 96;
+
 // Rate limits above a billion per window are no limit at all; RATE_LIMITS=off says that.
 const MAX_LIMIT = 1_000_000_000;
 
@@ -117,6 +130,7 @@ export const SETTINGS = {
   SQLITE_FAST_PATHS: { flag: '--sqlite-fast-paths <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on: SQLite keeps statements prepared, through knex internals (faster; checked against each knex upgrade by the tests)' },
   CACHE_MB: { flag: '--cache-mb <n>', default: '64', rule: integer(1, 16384), description: 'megabytes of rows, advisories and alert JSON each instance keeps in memory caches, shared out among them' },
   RESPONSE_CACHE_MB: { flag: '--response-cache-mb <n>', default: '32', rule: integer(0, 4096), description: 'megabytes of finished read answers each instance keeps for repeated requests (0: none)' },
+  HEAP_MB: { flag: '--heap-mb <n>', default: 'auto', rule: autoOr(integer(32, 65536)), description: `megabytes of JavaScript heap (V8's old generation) \`orgsec serve\` may use before it stops with an out-of-memory error; auto: ${HEAP_BASE_MB} + CACHE_MB` },
   PUBLIC_URL: { flag: '--public-url <url>', default: '', rule: publicUrl, description: 'the API base URL clients reach, put before the URLs of webhook payloads (empty: http://HOST:PORT)' },
   WEBHOOK_TIMEOUT_MS: { flag: '--webhook-timeout-ms <n>', default: '10000', rule: integer(100, 10000), description: 'milliseconds a webhook receiver has to answer before the attempt counts as timed out' },
   WEBHOOK_ALLOW_PRIVATE_TARGETS: { flag: '--webhook-allow-private-targets <on|off>', default: 'off', rule: oneOf('on', 'off'), description: 'on lets hooks send to loopback, private and link-local addresses (tests and local receivers)' },
@@ -182,6 +196,8 @@ export interface Config {
   /** Bytes of finished read answers kept per instance (0: no response cache). */
   responseCacheBytes: number;
   cacheBytes: number;
+  /** The old-generation heap `orgsec serve` runs with (src/cli/serve-thread.ts). */
+  heapMb: number;
   /** When snapshots wait for the worker and are refused (src/modules/dependency-graph/snapshot-queue.ts). */
   snapshotQueue: SnapshotQueueSettings;
   /** The public API base for webhook payloads; empty: http://HOST:PORT as the server listens. */
@@ -242,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     sqliteFastPaths: v.SQLITE_FAST_PATHS === 'on',
     responseCacheBytes: v.RESPONSE_CACHE_MB * 2 ** 20,
     cacheBytes: v.CACHE_MB * 2 ** 20,
+    heapMb: v.HEAP_MB === 'auto' ? HEAP_BASE_MB + v.CACHE_MB : v.HEAP_MB,
     snapshotQueue: { workerShare: v.SNAPSHOT_WORKER_SHARE / 100, maxDelaySeconds: v.SNAPSHOT_QUEUE_MAX_DELAY },
     publicUrl: v.PUBLIC_URL,
     webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,

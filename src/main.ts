@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import type { Server } from 'node:http';
 import { createApp } from './app';
 import { createServices } from './composition';
@@ -8,6 +9,7 @@ import { createHttpServer, type ServerLimits } from './http/http-server';
 import { createLogger } from './logger';
 import { OidcIssuer } from './modules/oidc-tokens/issuer';
 import { startDeliveryWorker } from './modules/webhook-delivery/start-worker';
+import { onStopRequest } from './stop-signals';
 
 export interface RunningServer {
   server: Server;
@@ -36,7 +38,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${host}:${port}`;
   oidcIssuer.listeningAt(url);
-  logger.info({ url }, 'orgsec listening');
+  logger.info({ url, heapLimitMb: Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20) }, 'orgsec listening');
   // Every instance delivers webhooks; URLs in payloads are under PUBLIC_URL, or the listening URL.
   const deliveries = startDeliveryWorker(services, logger, { ...config, publicUrl: config.publicUrl || url });
   // Every instance applies queued snapshots, its own and others' (the queue is in the database).
@@ -56,11 +58,9 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
     }).then(() => Promise.all([deliveries.stop(), snapshots.stop()])).then(() => database.close()));
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.info({ signal }, 'shutting down');
-      void close().then(() => process.exit(0));
-    });
-  }
+  onStopRequest((signal) => {
+    logger.info({ signal }, 'shutting down');
+    void close().then(() => process.exit(0));
+  });
   return { server, url, close };
 }

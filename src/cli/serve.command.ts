@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SETTING_NAMES, type Config } from '../config';
+import type { Config } from '../config';
 import { startServer } from '../main';
 import { worldSchema } from '../modules/world/world.schema';
 import { explainListenError } from './listen-errors';
@@ -8,15 +8,14 @@ import type { Output } from './output';
 import { importDemoAdvisories } from './advisories.command';
 import { demoWorldPath } from './paths';
 import { demoTokenLines, endpointLines } from './serve-banner';
-import { addSettingOptions, checkedHelp, configFromOptions } from './setting-options';
+import { checkedHelp, configFromOptions } from './setting-options';
+import { addServeOptions } from './serve-options';
 
 export function registerServe(program: Command, output: Output): void {
   const serve = program
     .command('serve')
     .description('serve the REST API and GraphQL (runs pending migrations first)');
-  // Every setting has a flag here: they all matter to a running server.
-  addSettingOptions(serve, SETTING_NAMES)
-    .option('--demo', 'load the bundled demo world when the database is empty, and print its tokens')
+  addServeOptions(serve)
     .addHelpText('after', `${checkedHelp()}
 
 Examples:

@@ -1,26 +1,14 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { translateDriverError } from '../database/driver-errors';
 import { DomainError, UnavailableError, ValidationError, type DomainErrorCode } from './domain';
+import { graphqlErrorCode } from './graphql-codes';
 import { graphqlFieldName } from '../graphql/field-names';
 
 // The GraphQL renderer of the domain error vocabulary (errors/http.ts is the other one).
-const CODES: Record<DomainErrorCode, string> = {
-  NOT_FOUND: 'NOT_FOUND',
-  UNAUTHENTICATED: 'UNAUTHENTICATED',
-  FORBIDDEN: 'FORBIDDEN',
-  VALIDATION_FAILED: 'BAD_USER_INPUT',
-  BAD_REQUEST: 'BAD_USER_INPUT',
-  CONFLICT: 'CONFLICT',
-  PAYLOAD_TOO_LARGE: 'BAD_USER_INPUT',
-  URI_TOO_LONG: 'BAD_USER_INPUT',
-  RATE_LIMITED: 'RATE_LIMITED',
-  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
-};
-
 const HTTP_STATUS: Partial<Record<DomainErrorCode, number>> = { UNAUTHENTICATED: 401 };
 
 export function toGraphQLError(error: DomainError): GraphQLError {
-  const extensions: Record<string, unknown> = { code: CODES[error.code] };
+  const extensions: Record<string, unknown> = { code: graphqlErrorCode(error.code) };
   if (error instanceof ValidationError && error.errors.length > 0) {
     // Inputs are checked by the REST schemas; GraphQL callers see their own (camelCase) names.
     extensions.fields = error.errors.map((e) => ({ field: graphqlFieldName(e.field), code: e.code, message: e.message }));

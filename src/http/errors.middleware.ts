@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { OperationName } from '../operations';
 import { translateDriverError } from '../database/driver-errors';
 import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError } from '../errors/domain';
-import { toGraphQLError } from '../errors/graphql';
+import { graphqlErrorCode } from '../errors/graphql-codes';
 import { toHttpError } from '../errors/http';
 import { operationFragment } from '../openapi/deep-link';
 import { sendJson } from './respond';
@@ -58,7 +58,7 @@ export function graphqlTransportErrors(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const { cause, rendered } = renderFailure(logger, error, req, res);
     if (res.headersSent) return;
-    const code = cause instanceof DomainError ? toGraphQLError(cause).extensions.code : 'INTERNAL_SERVER_ERROR';
+    const code = cause instanceof DomainError ? graphqlErrorCode(cause.code) : 'INTERNAL_SERVER_ERROR';
     res.set(rendered.headers);
     sendJson(res, rendered.status, { errors: [{ message: rendered.body.message, extensions: { code } }] });
   };

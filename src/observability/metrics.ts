@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -45,6 +46,10 @@ export function createMetrics(database: Database, { routelessMounts, caches }: M
   });
   instrumentDatabase(database, registry, SECONDS_BUCKETS);
   reportCaches(caches, registry);
+  new Gauge({
+    name: 'orgsec_heap_limit_bytes', help: 'The JavaScript heap the server may use: HEAP_MB (V8\'s old generation) and the young generation.', registers: [registry],
+    collect() { this.set(v8.getHeapStatistics().heap_size_limit); },
+  });
 
   const routeOf = (req: Request): string => {
     if (req.route || req.res?.locals.routeTemplate) return routeTemplate(req) ?? UNMATCHED_ROUTE;

@@ -88,11 +88,14 @@ window.onload = function () {
 
 export function openApiRoutes(): Router {
   const router = Router();
-  const body = JSON.stringify(buildOpenApiDocument());
+  // Built when first asked for: building it takes about 35 MB of memory that an instance whose
+  // documentation nobody reads never needs. Only the JSON text is kept.
+  let body: string | undefined;
   const assets = getAbsoluteFSPath();
   if (!fs.existsSync(path.join(assets, 'swagger-ui-bundle.js'))) throw new Error(`swagger-ui-dist assets missing at ${assets}`);
 
   router.get('/openapi.json', (_req, res) => {
+    body ??= JSON.stringify(buildOpenApiDocument());
     sendText(res, 200, 'application/json; charset=utf-8', body);
   });
   router.get('/docs', directoryPage(DOCS_INDEX));

@@ -43,6 +43,7 @@ const BAD: Array<[SettingName, string, string]> = [
   ['DATABASE_POOL_MAX', '0', 'must be an integer from 1 to 1000'],
   ['SQLITE_FAST_PATHS', 'yes', 'must be on or off'],
   ['RESPONSE_CACHE_MB', '4097', 'must be an integer from 0 to 4096'],
+  ['HEAP_MB', '31', 'must be auto or an integer from 32 to 65536'],
   ['CACHE_MB', '0', 'must be an integer from 1 to 16384'],
   ['PUBLIC_URL', 'orgsec.example.com', 'must be an http:// or https:// URL without query or fragment, such as https://orgsec.example.com/api'],
   ['PUBLIC_URL', 'https://orgsec.example.com/?x=1', 'must be an http:// or https:// URL without query or fragment, such as https://orgsec.example.com/api'],

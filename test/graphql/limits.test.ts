@@ -1,3 +1,4 @@
+import 'reflect-metadata'; // src/graphql/limits loads type-graphql classes
 import pino from 'pino';
 import request from 'supertest';
 import { createApp } from '../../src/app';

@@ -1,11 +1,6 @@
-import {
-  BUNDLE_V01_MEDIA_TYPE, BUNDLE_V02_MEDIA_TYPE, BUNDLE_V03_LEGACY_MEDIA_TYPE, BUNDLE_V03_MEDIA_TYPE,
-  ValidationError as BundleValidationError, bundleFromJSON, bundleToJSON, isBundleWithDsseEnvelope,
-} from '@sigstore/bundle';
 import { canonicalJson } from '../../shared/canonical-json';
-import { crypto as sigstoreCrypto } from '@sigstore/core';
-import { toSignedEntity } from '@sigstore/verify';
 import { z } from 'zod';
+import { sigstore } from './sigstore-libraries';
 import { ValidationError } from '../../errors/domain';
 import { INPUT_PARSE_OPTIONS, fieldSentence } from '../../shared/input-messages';
 
@@ -15,7 +10,6 @@ import { INPUT_PARSE_OPTIONS, fieldSentence } from '../../shared/input-messages'
 // (DSSE pre-authentication encoding). The certificate chain and transparency-log entry
 // are not checked against a trusted root here.
 
-const MEDIA_TYPES = [BUNDLE_V01_MEDIA_TYPE, BUNDLE_V02_MEDIA_TYPE, BUNDLE_V03_LEGACY_MEDIA_TYPE, BUNDLE_V03_MEDIA_TYPE];
 const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 /** More subjects than any real statement has; each is indexed, so the number is bounded. */
 export const MAX_SUBJECTS = 1000;
@@ -42,35 +36,37 @@ function reject(message: string): never {
 }
 
 export function checkBundle(json: unknown): CheckedBundle {
+  const { bundle: bundles, core, verify } = sigstore();
+  const mediaTypes = [bundles.BUNDLE_V01_MEDIA_TYPE, bundles.BUNDLE_V02_MEDIA_TYPE, bundles.BUNDLE_V03_LEGACY_MEDIA_TYPE, bundles.BUNDLE_V03_MEDIA_TYPE];
   const mediaType = (json as { mediaType?: unknown } | null)?.mediaType;
-  if (typeof mediaType !== 'string' || !MEDIA_TYPES.includes(mediaType)) {
-    reject(`mediaType must be one of ${MEDIA_TYPES.join(', ')}`);
+  if (typeof mediaType !== 'string' || !mediaTypes.includes(mediaType)) {
+    reject(`mediaType must be one of ${mediaTypes.join(', ')}`);
   }
   let bundle;
   try {
-    bundle = bundleFromJSON(json);
+    bundle = bundles.bundleFromJSON(json);
   } catch (error) {
-    if (error instanceof BundleValidationError) reject(`not a well-formed Sigstore bundle (${(error.fields ?? []).join(', ') || error.message})`);
+    if (error instanceof bundles.ValidationError) reject(`not a well-formed Sigstore bundle (${(error.fields ?? []).join(', ') || error.message})`);
     reject('not a well-formed Sigstore bundle');
   }
   // Exactly a Sigstore bundle: what is stored and served is what was verified, nothing more.
   // Protobuf JSON leaves out default values, so an empty string (e.g. keyid: "") may differ.
-  if (canonicalJson(bundleToJSON(bundle)) !== canonicalJson(withoutEmptyStrings(json))) reject('the bundle has fields that are not part of a Sigstore bundle');
-  if (!isBundleWithDsseEnvelope(bundle)) reject('the bundle holds no DSSE envelope');
+  if (canonicalJson(bundles.bundleToJSON(bundle)) !== canonicalJson(withoutEmptyStrings(json))) reject('the bundle has fields that are not part of a Sigstore bundle');
+  if (!bundles.isBundleWithDsseEnvelope(bundle)) reject('the bundle holds no DSSE envelope');
   const envelope = bundle.content.dsseEnvelope;
   if (envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) reject(`the DSSE payloadType must be ${IN_TOTO_PAYLOAD_TYPE}`);
 
   // The libraries parse untrusted bytes here (ASN.1, keys, signatures): any failure is the bundle's.
   let entity;
   try {
-    entity = toSignedEntity(bundle);
+    entity = verify.toSignedEntity(bundle);
   } catch {
     reject('the certificate in the verification material cannot be parsed');
   }
   if (entity.key.$case !== 'certificate') reject('the verification material holds no certificate to verify the signature with');
   let key;
   try {
-    key = sigstoreCrypto.createPublicKey(entity.key.certificate.publicKey);
+    key = core.crypto.createPublicKey(entity.key.certificate.publicKey);
   } catch {
     reject('the certificate in the verification material has no usable public key');
   }

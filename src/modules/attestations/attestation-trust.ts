@@ -1,6 +1,7 @@
-import { bundleFromJSON, type Bundle } from '@sigstore/bundle';
+import type { Bundle } from '@sigstore/bundle';
 import type { X509Certificate } from '@sigstore/core';
-import { VerificationError, Verifier, toSignedEntity, type SignedEntity } from '@sigstore/verify';
+import type { SignedEntity, VerificationError } from '@sigstore/verify';
+import { sigstore } from './sigstore-libraries';
 import { fingerprintOf, organizationsOf, publicGoodRoot, type TrustRoot } from './trusted-roots';
 
 // Full verification of a Sigstore bundle against the trusted roots (interfaces.md Part 2
@@ -149,13 +150,18 @@ function proofMismatch(bundle: Bundle): Verdict | undefined {
  * both modes record the verdict with each attestation.
  */
 export class AttestationTrust {
-  /** Configured roots first (a fresher public-good root there wins), then the bundled one. */
-  readonly roots: readonly TrustRoot[];
-  readonly fingerprint: string;
+  #roots: readonly TrustRoot[] | undefined;
+  #fingerprint: string | undefined;
 
-  constructor(readonly mode: VerificationMode = 'signature', configured: readonly TrustRoot[] = []) {
-    this.roots = [...configured, publicGoodRoot()];
-    this.fingerprint = fingerprintOf(this.roots, RULES_VERSION);
+  constructor(readonly mode: VerificationMode = 'signature', private readonly configured: readonly TrustRoot[] = []) {}
+
+  /** Configured roots first (a fresher public-good root there wins), then the bundled one (read when first needed). */
+  get roots(): readonly TrustRoot[] {
+    return (this.#roots ??= [...this.configured, publicGoodRoot()]);
+  }
+
+  get fingerprint(): string {
+    return (this.#fingerprint ??= fingerprintOf(this.roots, RULES_VERSION));
   }
 
   /** Full verification of a bundle (JSON as sent). Never throws: every failure is a verdict naming its check. */
@@ -169,11 +175,12 @@ export class AttestationTrust {
   }
 
   private verdictOf(json: unknown): Verdict {
+    const { bundle: bundles, verify } = sigstore();
     let bundle: Bundle;
     let entity: SignedEntity;
     try {
-      bundle = bundleFromJSON(json);
-      entity = toSignedEntity(bundle);
+      bundle = bundles.bundleFromJSON(json);
+      entity = verify.toSignedEntity(bundle);
     } catch (error) {
       return refused('certificate chain', `the bundle cannot be read (${error instanceof Error ? error.message : 'malformed'})`);
     }
@@ -191,7 +198,7 @@ export class AttestationTrust {
     // only be satisfied by its timestamp authorities. Every timestamp a bundle carries must verify.
     const numbers = malformedNumbers(bundle);
     if (numbers) return numbers;
-    const verifier = new Verifier(root.material, {
+    const verifier = new verify.Verifier(root.material, {
       tlogThreshold: root.material.tlogs.length > 0 ? 1 : 0,
       ctlogThreshold: root.material.ctlogs.length > 0 ? 1 : 0,
       timestampThreshold: 1,
@@ -199,7 +206,7 @@ export class AttestationTrust {
     try {
       verifier.verify(entity);
     } catch (error) {
-      if (error instanceof VerificationError) {
+      if (error instanceof verify.VerificationError) {
         const cause = error.cause instanceof Error && error.cause.message !== error.message ? ` (${error.cause.message})` : '';
         return refused(checkOf(error), `${error.message}${cause} against ${root.source}`);
       }

@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { ASN1Obj, X509Certificate } from '@sigstore/core';
-import { TrustedRoot } from '@sigstore/protobuf-specs';
-import { toTrustMaterial, type TrustMaterial } from '@sigstore/verify';
+import type { TrustMaterial } from '@sigstore/verify';
+import { sigstore } from './sigstore-libraries';
 
 // The trusted roots attestations are verified against (interfaces.md Part 2 "Attestation
 // trust"): the Sigstore public-good root shipped with orgsec, and the roots of the file named
@@ -33,7 +32,7 @@ export function organizationsOf(name: Buffer): string[] {
   const out: string[] = [];
   let rest = Buffer.from(name);
   while (rest.length > 0) {
-    const rdn = ASN1Obj.parseBuffer(rest);
+    const rdn = sigstore().core.ASN1Obj.parseBuffer(rest);
     for (const attribute of rdn.subs) {
       const [oid, value] = attribute.subs;
       if (oid && value && oid.toOID() === ORGANIZATION_OID) out.push(value.value.toString('utf8'));
@@ -50,15 +49,16 @@ function toTrustRoot(json: unknown, source: string, text: string): TrustRoot {
   if (typeof mediaType !== 'string' || !mediaType.startsWith('application/vnd.dev.sigstore.trustedroot')) {
     throw new Error('mediaType is not application/vnd.dev.sigstore.trustedroot+json');
   }
-  const root = TrustedRoot.fromJSON(json);
+  const { core, protobufSpecs, verify } = sigstore();
+  const root = protobufSpecs.TrustedRoot.fromJSON(json);
   if (root.certificateAuthorities.length === 0) throw new Error('it lists no certificate authority');
-  const material = toTrustMaterial(root);
+  const material = verify.toTrustMaterial(root);
   const issuerOrganizations = new Set<string>();
   for (const ca of root.certificateAuthorities) {
     // As gh does: the certificate nearest the leaves names the organization leaf certificates carry as issuer.
     const lowest = ca.certChain?.certificates[0];
     if (!lowest) throw new Error('a certificate authority has no certificate');
-    const certificate = X509Certificate.parse(Buffer.from(lowest.rawBytes));
+    const certificate = core.X509Certificate.parse(Buffer.from(lowest.rawBytes));
     for (const org of [...organizationsOf(certificate.subject), ...organizationsOf(certificate.issuer)]) issuerOrganizations.add(org);
   }
   return { source, material, issuerOrganizations, text };
