@@ -47,6 +47,14 @@ function closable(opened: OpenedDatabase): Database {
   };
 }
 
+/**
+ * While PostgreSQL is down or unreachable a request must fail within seconds (503), not wait:
+ * a new connection is given this long to open (a host that drops packets never refuses), and
+ * a request this long to get one from the pool (knex's default is a minute).
+ */
+export const PG_CONNECT_TIMEOUT_MS = 3_000;
+export const PG_ACQUIRE_TIMEOUT_MS = 5_000;
+
 /** How often PostgreSQL checks, while a query runs or waits, that this client is still there. */
 export const PG_CLIENT_CHECK_INTERVAL_MS = 1000;
 
@@ -71,7 +79,8 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
   if (dialect === 'postgres') {
     const knex = knexFactory({
       client: 'pg',
-      connection: databaseUrl,
+      connection: { connectionString: databaseUrl, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS },
+      acquireConnectionTimeout: PG_ACQUIRE_TIMEOUT_MS,
       searchPath: options.schema ? [options.schema] : undefined,
       pool: { min: 0, max: options.poolMax ?? 10, afterCreate: watchForVanishedClient },
     } as Knex.Config);

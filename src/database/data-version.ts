@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import type { Database } from './connection';
+import { PG_CONNECT_TIMEOUT_MS, type Database } from './connection';
 import { isPostgres } from './dialect';
 import type { Executor } from './transaction';
 
@@ -100,7 +100,7 @@ function postgresVersionReader(url: string, database: Pick<Database, 'directStat
   });
   const connect = (): Promise<pg.Client> => {
     const connection = new pg.Client({
-      connectionString: url, application_name: 'orgsec data versions',
+      connectionString: url, application_name: 'orgsec data versions', connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       ...(database.schema === undefined ? {} : { options: `-c search_path=${database.schema}` }),
     });
     const opened = connection.connect().then(() => connection);

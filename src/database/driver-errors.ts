@@ -1,4 +1,4 @@
-import { BadRequestError } from '../errors/domain';
+import { BadRequestError, UnavailableError } from '../errors/domain';
 
 // Driver errors by code, never by message, translated once for both doors.
 
@@ -13,12 +13,27 @@ function isInvalidValueError(error: unknown): boolean {
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
 
+/** What a client is told to wait before retrying a request the database could not serve. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The 503 for a database fault, saying what is wrong in words a client can act on (no driver detail). */
+function unavailable(error: unknown): UnavailableError {
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const wait = `try again in ${DATABASE_RETRY_AFTER_SECONDS} seconds`;
+  if (code.startsWith('SQLITE_FULL') || code === '53100') return new UnavailableError(`The database has no space left for this change: ${wait}.`, DATABASE_RETRY_AFTER_SECONDS);
+  if (code.startsWith('SQLITE_READONLY')) return new UnavailableError(`The database is read-only at the moment: ${wait}.`, DATABASE_RETRY_AFTER_SECONDS);
+  return new UnavailableError(`The database is unavailable: ${wait}.`, DATABASE_RETRY_AFTER_SECONDS);
+}
+
 /**
- * A driver error that is the caller's doing, as the domain error both doors render (the
- * REST error middleware and GraphQL's formatError); anything else is answered as it came.
+ * A driver error as the domain error both doors render (the REST error middleware and
+ * GraphQL's formatError): a value the database refuses is the caller's (400); a fault of the
+ * database is a 503 with Retry-After (its transaction is rolled back whole, or, when the
+ * connection was lost at its COMMIT, was committed whole). Anything else is answered as it came.
  */
 export function translateDriverError(error: unknown): unknown {
   if (isInvalidValueError(error)) return new BadRequestError('The request contains a value that cannot be stored or compared.');
+  if (isDatabaseFault(error)) return unavailable(error);
   return error;
 }
 

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { Logger } from 'pino';
 import type { OperationName } from '../operations';
 import { translateDriverError } from '../database/driver-errors';
-import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError } from '../errors/domain';
+import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError, UnavailableError } from '../errors/domain';
 import { graphqlErrorCode } from '../errors/graphql-codes';
 import { toHttpError } from '../errors/http';
 import { operationFragment } from '../openapi/deep-link';
@@ -46,7 +46,9 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
 function renderFailure(logger: Logger, error: unknown, req: Request, res: Response) {
   const cause = fromRequestFailure(error) ?? translateDriverError(error);
   const rendered = toHttpError(cause, documentationUrl(res.locals.apiBase, res.locals.operation));
-  if (rendered.status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+  // A 503 is the service saying "not now" (a full queue, the database away): worth a warning, not a stack.
+  if (cause instanceof UnavailableError) logger.warn({ err: cause === error ? undefined : error, method: req.method, path: req.path }, cause.message);
+  else if (rendered.status >= 500) logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
   return { cause, rendered };
 }
 

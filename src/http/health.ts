@@ -4,7 +4,7 @@ import { pendingMigrations } from '../database/migrate';
 import { sendJson } from './respond';
 
 /** A probe must answer before the orchestrator's own timeout, even when the pool is stuck. */
-export const READINESS_TIMEOUT_MS = 3_000;
+export const READINESS_TIMEOUT_MS = 1_500;
 
 function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -40,11 +40,11 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   414: { name: 'UriTooLong', description: 'The query string is longer than 3,584 bytes once percent-encoded' },
   422: { name: 'ValidationFailed', description: 'Validation failed, or the endpoint has been spammed' },
   429: { name: 'TooManyRequests', description: 'Rate limited (when the operator configures 429 for the "spammed" answer)' },
-  503: { name: 'ServiceUnavailable', description: 'The instance takes no more of this work now: retry after the seconds Retry-After gives' },
+  503: { name: 'ServiceUnavailable', description: 'The database is unavailable (down, unreachable, out of space or read-only), or the instance takes no more of this work now: retry after the seconds Retry-After gives' },
 };
 
 /** What every operation can answer besides its own statuses: see errors/http.ts. */
-const COMMON_STATUSES = [400, 401, 403, 404, 413, 414, 422, 429];
+const COMMON_STATUSES = [400, 401, 403, 404, 413, 414, 422, 429, 503];
 
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-used', 'x-ratelimit-reset', 'x-ratelimit-resource'];
 

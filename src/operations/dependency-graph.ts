@@ -12,7 +12,7 @@ export const DEPENDENCY_GRAPH_OPERATIONS = {
     request: { params: repoPath, body: snapshotBody },
     response: { schema: snapshotCreatedSchema },
     requirement: { target: 'repo', scopes: ['repo'], publicScopes: ['public_repo'], permission: ['contents', 'write'], caller: 'repoWriter' },
-    docs: { tag: TAG, summary: 'Create a snapshot of dependencies for a repository', statuses: [503], rules: [
+    docs: { tag: TAG, summary: 'Create a snapshot of dependencies for a repository', rules: [
         '`result` is `SUCCESS` when the snapshot now describes the default branch\'s dependencies, `ACCEPTED` when it was stored but not applied: '
         + 'its `ref` is not `refs/heads/<default branch>`, or a snapshot with a later `scanned` for the same `job.correlator` and `detector.name` is current, '
         + 'or it was queued (the `message` says so) because the instance was answering other requests: it is then applied shortly, in the order snapshots came.',

@@ -42,10 +42,12 @@ export interface TestAppOptions {
   attestationTrust?: AttestationTrust;
   /** CACHE_MB in bytes (default 64 MB). */
   cacheBytes?: number;
+  /** Where the SQLite file goes (default: a new directory under the system's temporary one). */
+  sqliteDirectory?: string;
 }
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase(options.sqliteDirectory ? { sqliteDirectory: options.sqliteDirectory } : {});
   const oidcIssuer = new OidcIssuer(options.oidcIssuer);
   const services = createServices(db, {
     rateLimits: options.rateLimits ?? false, oidcIssuer, ...(options.clock ? { clock: options.clock } : {}), webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? false,

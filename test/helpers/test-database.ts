@@ -22,7 +22,7 @@ export interface TestDatabase extends Database {
 }
 
 /** A fresh, empty database for one test file: its own SQLite file or PostgreSQL schema. */
-export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { migrate?: boolean; sqliteDirectory?: string } = {}): Promise<TestDatabase> {
   const id = crypto.randomBytes(6).toString('hex');
   let db: Database;
   let url: string;
@@ -40,7 +40,8 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       await db.close();
     };
   } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'orgsec-test-'));
+    // A directory of the test's own (a small file system, say), else a new one under the system's.
+    const dir = fs.mkdtempSync(path.join(options.sqliteDirectory ?? os.tmpdir(), 'orgsec-test-'));
     url = path.join(dir, 'orgsec.sqlite');
     db = openDatabase(url, { sqliteFastPaths });
     cleanup = async () => {
