@@ -24,7 +24,7 @@ const integer = (min: number, max: number): Rule<number> => ({
   read: (raw) => (/^\d{1,10}$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined),
 });
 
-/** `auto` (derived from other settings: undefined here), or a value of `rule`. */
+/** `auto` (the value is then derived from other settings, in loadConfig), or a value of `rule`. */
 const autoOr = <T>(rule: Rule<T>): Rule<T | 'auto'> => ({
   allowed: `auto or ${rule.allowed}`,
   read: (raw) => (raw === 'auto' ? 'auto' : rule.read(raw)),

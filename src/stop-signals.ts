@@ -6,8 +6,8 @@ export const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 export const SERVE_THREAD_DATA = { orgsecServeThread: true } as const;
 
 /**
- * Calls `stop` once, on the first SIGTERM or SIGINT. Signals reach only the main thread, so
- * in the serve thread it is the main thread's relay of them.
+ * Calls `stop` on SIGTERM or SIGINT (each at most once; `stop` must bear being called twice).
+ * Signals reach only the main thread, so in the serve thread it is the main thread's relay of them.
  */
 export function onStopRequest(stop: (signal: string) => void): void {
   for (const signal of STOP_SIGNALS) process.once(signal, () => stop(signal));
