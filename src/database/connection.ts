@@ -74,6 +74,36 @@ function watchForVanishedClient(conn: PgConnection, done: (error: Error | null, 
   });
 }
 
+interface CommittingConnection {
+  inTransaction: boolean;
+  prepare(sql: string): { run(...bindings: unknown[]): unknown };
+  exec(sql: string): unknown;
+}
+
+/**
+ * A COMMIT that fails with SQLITE_FULL or SQLITE_BUSY leaves SQLite's transaction open, and
+ * knex does not roll it back: the connection would go back to the pool mid-transaction, and
+ * every later write on it fail. SQLite's advice is an explicit ROLLBACK; it runs here, in the
+ * same synchronous call, before any other request can use the connection.
+ */
+function rollBackFailedCommits(conn: CommittingConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  conn.prepare = (sql: string) => {
+    const statement = prepare(sql);
+    if (!/^\s*COMMIT\b/i.test(sql)) return statement;
+    const run = statement.run.bind(statement);
+    statement.run = (...bindings: unknown[]) => {
+      try {
+        return run(...bindings);
+      } catch (error) {
+        if (conn.inTransaction) conn.exec('ROLLBACK');
+        throw error;
+      }
+    };
+    return statement;
+  };
+}
+
 export function openDatabase(databaseUrl: string, options: DatabaseOptions = {}): Database {
   const dialect = dialectOf(databaseUrl);
   if (dialect === 'postgres') {
@@ -102,6 +132,7 @@ export function openDatabase(databaseUrl: string, options: DatabaseOptions = {})
       afterCreate: (conn: PragmaConnection, done: (err: Error | null, conn: unknown) => void) => {
         try {
           applySqlitePragmas(conn, databaseUrl);
+          rollBackFailedCommits(conn as unknown as CommittingConnection);
           if (sqliteFastPaths) keepPreparedStatements(conn as unknown as PreparingConnection);
           done(null, conn);
         } catch (error) {

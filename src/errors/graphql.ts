@@ -22,7 +22,9 @@ export function toGraphQLError(error: DomainError): GraphQLError {
 /** Apollo's formatError: domain errors keep their message and code; anything else is masked. */
 export function formatGraphQLError(log: (error: unknown) => void) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const raw = error instanceof GraphQLError ? error.originalError : error;
+    const located = error instanceof GraphQLError ? error.originalError : error;
+    // graphql-js wraps a thrown value it does not take for an Error (one of another realm) as NonErrorThrown.
+    const raw = (located as { thrownValue?: unknown } | undefined)?.thrownValue ?? located;
     const original = translateDriverError(raw);
     if (original instanceof DomainError) {
       const mapped = toGraphQLError(original);
