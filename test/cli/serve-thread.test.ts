@@ -35,7 +35,9 @@ it.each([
 }, 60_000);
 
 it('--heap-mb wins over HEAP_MB, and the listening line reports the limit', async () => {
-  const serving = await serveBuilt(['--port', '0', '--heap-mb', '128'], { DATABASE_URL: path.join(dir, 'flag.sqlite'), HEAP_MB: '400' }, /"msg":"orgsec listening"[^\n]*\n[\s\S]*serving at http:\/\/\S+\n/);
+  // The log line (pino, written asynchronously) and the banner may reach stdout in either order.
+  const bothLines = /^(?=[\s\S]*"msg":"orgsec listening"[^\n]*\n)(?=[\s\S]*serving at http:\/\/\S+\n)/;
+  const serving = await serveBuilt(['--port', '0', '--heap-mb', '128'], { DATABASE_URL: path.join(dir, 'flag.sqlite'), HEAP_MB: '400' }, bothLines);
   try {
     expect(await heapLimitOf(serving.url)).toBe((128 + YOUNG_GENERATION_MB) * MB);
     expect(serving.output).toContain(`"heapLimitMb":${128 + YOUNG_GENERATION_MB}`);
