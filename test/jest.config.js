@@ -30,7 +30,8 @@ const projects = [
     ],
   },
 ];
-// Faults survived (issue 36): a full or read-only disk under SQLite, each bounded in time.
+// Faults survived (issue 36): a full or read-only disk under SQLite, PostgreSQL restarted,
+// stopped and its sessions ended (on a server of the tests' own), each bounded in time.
 projects.push({ ...base, displayName: 'faults', globals: { TEST_DIALECT: 'sqlite' }, testPathIgnorePatterns: ['/node_modules/'], testMatch: ['<rootDir>/test/faults/**/*.test.ts'] });
 if (process.env.TEST_DATABASE_URL) {
   projects.push({

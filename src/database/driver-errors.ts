@@ -40,11 +40,12 @@ export function translateDriverError(error: unknown): unknown {
 /**
  * A failure of the database rather than of the work run over it (connection lost, server
  * shutting down, disk full, busy): the snapshot worker counts none against a snapshot, which
- * waits for the database to come back. The two that carry no code (pg's lost connection,
- * knex's pool timeout) are told by message.
+ * waits for the database to come back. Those that carry no code (pg's lost connection, and
+ * its client refusing statements after one, as a transaction's ROLLBACK does; knex's pool
+ * timeout) are told by message.
  */
 export function isDatabaseFault(error: unknown): boolean {
   const code = String((error as { code?: unknown } | null)?.code ?? '');
   return /^(08|53|57P)/.test(code) || /^(ECONN|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_)/.test(code) || /^SQLITE_(BUSY|FULL|IOERR|LOCKED|CANTOPEN|READONLY)/.test(code)
-    || (error instanceof Error && /Connection terminated|timeout acquiring a connection/i.test(error.message));
+    || (error instanceof Error && /Connection terminated|is not queryable|timeout acquiring a connection/i.test(error.message));
 }

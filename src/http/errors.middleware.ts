@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { Logger } from 'pino';
 import type { OperationName } from '../operations';
 import { translateDriverError } from '../database/driver-errors';
-import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError, UnavailableError } from '../errors/domain';
+import { BadRequestError, DomainError, NotFoundError, PayloadTooLargeError, RateLimitedError, UnavailableError } from '../errors/domain';
 import { graphqlErrorCode } from '../errors/graphql-codes';
 import { toHttpError } from '../errors/http';
 import { operationFragment } from '../openapi/deep-link';
@@ -61,7 +61,9 @@ export function graphqlTransportErrors(logger: Logger): ErrorRequestHandler {
     const { cause, rendered } = renderFailure(logger, error, req, res);
     if (res.headersSent) return;
     const code = cause instanceof DomainError ? graphqlErrorCode(cause.code) : 'INTERNAL_SERVER_ERROR';
+    // As inside Apollo (errors/graphql.ts): a client told to wait reads how long from the error too.
+    const wait = cause instanceof UnavailableError || cause instanceof RateLimitedError ? { retryAfterSeconds: cause.retryAfterSeconds } : {};
     res.set(rendered.headers);
-    sendJson(res, rendered.status, { errors: [{ message: rendered.body.message, extensions: { code } }] });
+    sendJson(res, rendered.status, { errors: [{ message: rendered.body.message, extensions: { code, ...wait } }] });
   };
 }
