@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAdvisories } from './advisories.command';
 import { registerAttestations } from './attestations.command';
+import { registerBackup } from './backup.command';
 import { registerLoad } from './load.command';
 import { registerMigrate } from './migrate.command';
 import { registerOidc } from './oidc.command';
@@ -19,6 +20,7 @@ Examples:
   $ orgsec serve --demo                      # serve with the demo world and print its tokens
   $ orgsec migrate --database postgres://orgsec@db:5432/orgsec
   $ orgsec load world.json --replace
+  $ orgsec backup backups/orgsec.sqlite       # a consistent copy while it serves (SQLite)
   $ orgsec token create --user alice --scopes admin:org
   $ orgsec advisories import advisory-database/advisories/github-reviewed
   $ orgsec oidc rotate-key                   # a new OIDC signing key; the old one is kept a day
@@ -28,6 +30,7 @@ Examples:
   registerServe(program, output);
   registerMigrate(program, output);
   registerLoad(program, output);
+  registerBackup(program, output);
   registerToken(program, output);
   registerAdvisories(program, output);
   registerOidc(program, output);
