@@ -3,12 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { isDeepStrictEqual } from 'node:util';
 import { backupSqliteFile, type BackupProgress } from '../../src/database/sqlite-backup';
-import { alertPath } from '../durability/alert-lane';
-import { apiClient, type ApiClient } from '../durability/api-client';
+import { apiClient } from '../durability/api-client';
 import { prepareCrashDatabase } from '../durability/crash-database';
-import { ALERT_COUNT, MEMBERS, OWNER_TOKEN } from '../durability/crash-world';
+import { OWNER_TOKEN } from '../durability/crash-world';
+import { acknowledgedSoFar, alertsNotFromHistory, patchMix, readAlertStates } from '../helpers/alert-history';
 import { stopIfRunning } from '../durability/server-process';
 import { startInstance, type Instance } from '../helpers/instances';
 import { dialect } from '../helpers/test-database';
@@ -18,36 +17,10 @@ import { progressPrinter } from '../../src/cli/backup.command';
 // `orgsec backup FILE` (issue 36, part 3): a copy of a live SQLite database, taken while an
 // instance serves the PATCH mix, through SQLite's online backup API. The copy passes
 // integrity_check, and served it answers each alert as one of the writes acknowledged to the
-// source left it, never older than what was acknowledged before the copy began.
+// source left it, never older than what was acknowledged before the copy began
+// (helpers/alert-history.ts).
 
 const describeOn = dialect === 'sqlite' ? describe : describe.skip;
-
-/** Each alert's every acknowledged state, oldest first (index 0: before any write). */
-type History = Map<number, any[]>;
-
-async function alertStates(api: ApiClient): Promise<History> {
-  const history: History = new Map();
-  for (let number = 1; number <= ALERT_COUNT; number++) history.set(number, [(await api.send('GET', alertPath(number))).body]);
-  return history;
-}
-
-/** Flips alerts between dismissed and open, one write at a time, until stopped; records each acknowledged answer. */
-async function patchMix(api: ApiClient, history: History, isRunning: () => boolean): Promise<number> {
-  let writes = 0;
-  while (isRunning()) {
-    const number = 1 + (writes % ALERT_COUNT);
-    const states = history.get(number)!;
-    const open = states[states.length - 1].state === 'open';
-    const body = open
-      ? { state: 'dismissed', dismissed_reason: 'tolerable_risk', dismissed_comment: `backup write ${writes}`, assignees: [MEMBERS[writes % MEMBERS.length]!] }
-      : { state: 'open', assignees: [] };
-    const answer = await api.send('PATCH', alertPath(number), body);
-    if (answer.status !== 200) throw new Error(`PATCH answered ${answer.status} ${JSON.stringify(answer.body)}`);
-    states.push(answer.body);
-    writes += 1;
-  }
-  return writes;
-}
 
 describeOn('orgsec backup', () => {
   let dir: string;
@@ -67,11 +40,11 @@ describeOn('orgsec backup', () => {
 
   it('copies the live database while it takes writes: the copy is whole, of one moment, and never older than the copy\'s start', async () => {
     const api = apiClient(instance.url, OWNER_TOKEN);
-    const history = await alertStates(api);
+    const history = await readAlertStates(api);
     let running = true;
     const writing = patchMix(api, history, () => running);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const acknowledgedBefore = new Map([...history].map(([number, states]) => [number, states.length - 1]));
+    const acknowledgedBefore = acknowledgedSoFar(history);
     const progress: BackupProgress[] = [];
     // Two pages a step, each taking 3 ms (a slow disk's pace): the copy takes many steps, and the writes land between them.
     const copy = path.join(dir, 'copy.sqlite');
@@ -94,13 +67,8 @@ describeOn('orgsec backup', () => {
 
     const served = await startInstance(copy);
     try {
-      const copied = await alertStates(apiClient(served.url, OWNER_TOKEN));
-      for (const [number, [state]] of copied) {
-        const states = history.get(number)!;
-        const index = states.findIndex((s) => isDeepStrictEqual(s, state));
-        expect({ number, found: index >= 0 }).toEqual({ number, found: true });
-        expect(index).toBeGreaterThanOrEqual(acknowledgedBefore.get(number)!);
-      }
+      const copied = await readAlertStates(apiClient(served.url, OWNER_TOKEN));
+      expect(alertsNotFromHistory(copied, history, acknowledgedBefore)).toEqual([]);
     } finally {
       await stopIfRunning(served);
     }

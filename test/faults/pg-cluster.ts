@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -20,8 +20,14 @@ export interface PrivateCluster {
   start(): void;
   /** pg_terminate_backend on every session but the caller's (a failover's dropped connections). */
   terminateSessions(): number;
-  /** Rows of a query, through psql. */
-  psql(sql: string): string;
+  /** Rows of a query, through psql (on the `orgsec` database unless told). */
+  psql(sql: string, database?: string): string;
+  /** Runs one of the server's tools (pg_dump, pg_restore, …) as the server's user, without blocking; answers its stdout. */
+  tool(command: string, args: string[]): Promise<string>;
+  /** A directory the server's user may write (dumps go there). */
+  dir: string;
+  /** A connection URL to another database of this server. */
+  urlOf(database: string): string;
   destroy(): void;
 }
 
@@ -47,8 +53,9 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
     fs.chownSync(dir, uid, gid);
   }
+  const invocation = (command: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(BIN, command), ...args]] : [path.join(BIN, command), args]);
   const run = (command: string, args: string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(BIN, command), ...args]] : [path.join(BIN, command), args];
+    const [file, argv] = invocation(command, args);
     const result = spawnSync(file, argv, { encoding: 'utf8', timeout: 60_000 });
     if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.status}): ${result.stderr}${result.stdout}`);
     return result.stdout;
@@ -68,7 +75,18 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     stop: () => { pgCtl('stop', '-m', 'fast'); },
     start: () => { pgCtl('start'); },
     terminateSessions: () => Number(psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'orgsec' AND pid <> pg_backend_pid()")),
-    psql: (sql) => psql(sql),
+    psql: (sql, database) => psql(sql, database),
+    tool: (command, args) => new Promise((resolve, reject) => {
+      const [file, argv] = invocation(command, args);
+      const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+      child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+      child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} failed (${code}): ${stderr}`))));
+    }),
+    dir,
+    urlOf: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     destroy: () => {
       try { pgCtl('stop', '-m', 'immediate'); } catch { /* already stopped */ }
       fs.rmSync(dir, { recursive: true, force: true });
