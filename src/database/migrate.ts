@@ -1,5 +1,5 @@
 import knexFactory, { type Knex } from 'knex';
-import { migrationSource, type Migration } from '../../db/migrations';
+import { migrationSource, migrations, type Migration } from '../../db/migrations';
 import type { Database } from './connection';
 import { isConcurrentCreate } from './dialect';
 
@@ -40,8 +40,30 @@ export async function migrateLatest(db: Database): Promise<string[]> {
   return retryWhileAnotherMigrates(() => runLatest(db));
 }
 
+/** knex's record of the migrations run (its default table name). */
+const KNEX_MIGRATIONS_TABLE = 'knex_migrations';
+
+/**
+ * The migrations the database has run that this build does not know: a newer release
+ * migrated it. Migrations are expand-then-contract (README, "Operating orgsec"), so instances
+ * of this release already running go on answering; a new one refuses to start rather than
+ * serve a schema it was not built for.
+ */
+async function migrationsUnknownToThisBuild(db: Database): Promise<string[]> {
+  const table = db.schema ? `${db.schema}.${KNEX_MIGRATIONS_TABLE}` : KNEX_MIGRATIONS_TABLE;
+  const schema = db.schema ? db.knex.schema.withSchema(db.schema) : db.knex.schema;
+  if (!(await schema.hasTable(KNEX_MIGRATIONS_TABLE))) return [];
+  const known = new Set(migrations.map(([name]) => name));
+  const ran: Array<{ name: string }> = await db.knex(table).select('name');
+  return ran.map((r) => r.name).filter((name) => !known.has(name));
+}
+
 async function runLatest(db: Database): Promise<string[]> {
   if (db.schema) await db.knex.raw('CREATE SCHEMA IF NOT EXISTS ??', [db.schema]);
+  const unknown = await migrationsUnknownToThisBuild(db);
+  if (unknown.length > 0) {
+    throw new Error(`this database was migrated by a newer release of orgsec (migrations this release does not know: ${unknown.join(', ')}): run that release or a later one`);
+  }
   await removeDuplicateLockRows(db);
   const [, ran] = (await db.knex.migrate.latest(migratorConfig(db))) as [number, string[]];
   return ran;

@@ -38,10 +38,13 @@ export interface Instance {
   stop(): Promise<void>;
 }
 
-/** Starts `orgsec serve --port 0` over the database (with `env` added to its environment, `args` to its flags); resolves with its URL once it listens. */
-export function startInstance(databaseUrl: string, env: Record<string, string> = {}, args: readonly string[] = []): Promise<Instance> {
-  if (!fs.existsSync(CLI)) throw new Error('dist/ is missing: run `npm run build` (npm test does) before these tests');
-  const child = spawn(process.execPath, [CLI, 'serve', ...args, '--port', '0', '--database', databaseUrl], {
+/**
+ * Starts `orgsec serve --port 0` over the database (with `env` added to its environment, `args` to its flags); resolves with its URL once it listens.
+ * `cli` is this build's by default (another release's, for the upgrade tests).
+ */
+export function startInstance(databaseUrl: string, env: Record<string, string> = {}, args: readonly string[] = [], cli = CLI): Promise<Instance> {
+  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` (npm test does) before these tests`);
+  const child = spawn(process.execPath, [cli, 'serve', ...args, '--port', '0', '--database', databaseUrl], {
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMITS: 'off', DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -153,6 +153,14 @@ describe('migrations', () => {
     expect(second).toBeGreaterThan(first);
   });
 
+  it('when the database was migrated by a newer release, refuse to run, naming what this release does not know, and change nothing', async () => {
+    await migrateLatest(db);
+    const newer = '20991231000000_from_a_newer_release';
+    await db.knex('knex_migrations').insert({ name: newer, batch: 99, migration_time: new Date() });
+    await expect(migrateLatest(db)).rejects.toThrow(`this database was migrated by a newer release of orgsec (migrations this release does not know: ${newer}): run that release or a later one`);
+    expect(await db.knex('knex_migrations').count({ n: '*' })).toEqual([{ n: migrations.length + 1 }]);
+  });
+
   it('when run a second time, run nothing and change nothing', async () => {
     await migrateLatest(db);
     expect(await migrateLatest(db)).toEqual([]);
