@@ -22,6 +22,17 @@ export function schemaUrl(baseUrl: string, schema: string): string {
   return `${baseUrl}${baseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 }
 
+/** Drops `schema` with everything in it and makes it anew, empty. */
+export async function recreateSchema(baseUrl: string, schema: string): Promise<void> {
+  const admin = openDatabase(baseUrl);
+  try {
+    await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [schema]);
+    await admin.knex.raw('CREATE SCHEMA ??', [schema]);
+  } finally {
+    await admin.close();
+  }
+}
+
 /** With `reuse`, the schema the last run loaded is kept when it holds the same world. */
 async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean): Promise<string> {
   const url = schemaUrl(baseUrl, SCHEMA);
@@ -37,11 +48,10 @@ async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean):
         await db.close();
       }
     }
-    await admin.knex.raw('DROP SCHEMA IF EXISTS ?? CASCADE', [SCHEMA]);
-    await admin.knex.raw('CREATE SCHEMA ??', [SCHEMA]);
   } finally {
     await admin.close();
   }
+  await recreateSchema(baseUrl, SCHEMA);
   const db = openDatabase(url);
   try {
     await loadWorld(db, alerts);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -90,4 +91,15 @@ export async function timedRun(child: ChildProcess, timeoutSeconds: number): Pro
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   clearTimeout(timer);
   return { code, seconds: (Date.now() - started) / 1000, peakRssBytes: peak.stop(), timedOut };
+}
+
+/** A TCP port free on loopback right now (the OS's choice). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
 }

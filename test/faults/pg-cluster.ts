@@ -1,8 +1,8 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../bench/processes';
 
 // A PostgreSQL server of the fault tests' own (initdb into a temporary directory, its own
 // port): these tests restart it, stop it and end its sessions, which the server the rest of
@@ -32,16 +32,6 @@ export interface PrivateCluster {
 }
 
 const BIN = ['/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin'].find((dir) => fs.existsSync(path.join(dir, 'initdb')));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-}
 
 export async function startPrivateCluster(): Promise<PrivateCluster> {
   if (BIN === undefined) throw new Error('PostgreSQL server binaries (initdb, pg_ctl) are not installed: the fault tests need them');
