@@ -4,6 +4,9 @@ import { createServices } from '../composition';
 import type { LoadSummary } from '../modules/world/world.loader';
 import { withMigratedDatabase } from './database-option';
 import { openWorldFile } from './world-file';
+import { isExportFile, openExportFile } from './export-file';
+import { restoreDatabase } from '../database/restore';
+import type { Config } from '../config';
 import { configFromOptions, environmentHelp, settingOption } from './setting-options';
 import type { Output } from './output';
 
@@ -26,6 +29,17 @@ export function printSummary(output: Output, summary: LoadSummary): void {
   }
 }
 
+/** `orgsec load EXPORT --replace`: the database becomes the export, row for row. */
+async function restoreExport(file: string, config: Config, replace: boolean, output: Output): Promise<void> {
+  if (!replace) throw new Error(`${file} is an export of a whole database: add --replace to restore it (it empties the database first)`);
+  const exported = await openExportFile(file);
+  await withMigratedDatabase(config, async (db) => {
+    const counts = await restoreDatabase(db, exported.header, () => exported.batches());
+    const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+    output.out(`Restored ${rows.toLocaleString('en-US')} rows of ${Object.keys(counts).length} tables, exported from ${exported.header.source} at ${exported.header.exported_at}.`);
+  });
+}
+
 export function registerLoad(program: Command, output: Output): void {
   program
     .command('load')
@@ -34,12 +48,19 @@ export function registerLoad(program: Command, output: Output): void {
     .addOption(settingOption('DATABASE_URL'))
     .addHelpText('after', `${environmentHelp(['DATABASE_URL'])}
 
+An export (\`orgsec export\`) is loaded with --replace: it restores every row as exported.
+
 Examples:
   $ orgsec load db/demo-world.json
-  $ orgsec load world.json --replace --database data/staging.sqlite`)
+  $ orgsec load world.json --replace --database data/staging.sqlite
+  $ orgsec load orgsec-export.json --replace`)
     .option('--replace', 'empty the database first')
     .action(async (file: string, options: { database?: string; replace?: boolean }) => {
       const config = configFromOptions(options);
+      if (isExportFile(file)) {
+        await restoreExport(file, config, options.replace === true, output);
+        return;
+      }
       const world = await openWorldFile(file);
       await withMigratedDatabase(config, async (db) => {
         const summary = await createServices(db).world.loadSource(world, {

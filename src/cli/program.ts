@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerAdvisories } from './advisories.command';
 import { registerAttestations } from './attestations.command';
 import { registerBackup } from './backup.command';
+import { registerExport } from './export.command';
 import { registerLoad } from './load.command';
 import { registerMigrate } from './migrate.command';
 import { registerOidc } from './oidc.command';
@@ -21,6 +22,7 @@ Examples:
   $ orgsec migrate --database postgres://orgsec@db:5432/orgsec
   $ orgsec load world.json --replace
   $ orgsec backup backups/orgsec.sqlite       # a consistent copy while it serves (SQLite)
+  $ orgsec export orgsec.json                 # every row, restored by orgsec load orgsec.json --replace
   $ orgsec token create --user alice --scopes admin:org
   $ orgsec advisories import advisory-database/advisories/github-reviewed
   $ orgsec oidc rotate-key                   # a new OIDC signing key; the old one is kept a day
@@ -31,6 +33,7 @@ Examples:
   registerMigrate(program, output);
   registerLoad(program, output);
   registerBackup(program, output);
+  registerExport(program, output);
   registerToken(program, output);
   registerAdvisories(program, output);
   registerOidc(program, output);

@@ -1,32 +1,19 @@
 import fs from 'node:fs';
 import { ALERT_BATCH_SIZE, worldSourceOf, type AlertBatch, type WorldSource } from '../modules/world/world.source';
-import { loadStreamJson, WorldTokenWalker, type StreamJson } from './world-tokens';
+import { loadStreamJson, walkTokens, WorldTokenWalker, type StreamJson } from './world-tokens';
 
 // A world file is streamed, never read whole: a million alerts are ~300 MB of JSON.
 // Two passes: the first assembles every section but the alerts and counts them, the second
 // (run by the loader once the sections are written) hands the alerts over in batches. So the
 // alerts may come anywhere in the file, before or after the advisories and repositories.
 
-const CHUNK_BYTES = 64 * 1024;
 // A file stream-json refuses is read again with JSON.parse when this small, so its message
 // (and anything JSON.parse alone accepts) stays exactly as it was when files were read whole.
 const REREAD_BYTES = 64 * 1024 * 1024;
 
 /** Feeds the file's tokens to the walker a chunk at a time, pausing after each; stops once it needs no more. */
-async function* walk(file: string, streamJson: StreamJson, walker: WorldTokenWalker): AsyncGenerator<void> {
-  const tokenizer = streamJson.tokenizer();
-  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: CHUNK_BYTES });
-  try {
-    for await (const chunk of stream) {
-      for (const token of tokenizer.write(chunk as string)) walker.consume(token);
-      yield;
-      if (walker.hasAllAlerts) return;
-    }
-    for (const token of tokenizer.end()) walker.consume(token);
-    yield;
-  } finally {
-    stream.destroy();
-  }
+function walk(file: string, streamJson: StreamJson, walker: WorldTokenWalker): AsyncGenerator<void> {
+  return walkTokens(file, streamJson, (token) => walker.consume(token), () => walker.hasAllAlerts);
 }
 
 function readWhole(file: string): unknown {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 
 // stream-json's tokenizer and assembler, and a walker over a world file's tokens: every
 // top-level section but the alerts assembled whole, each alert handed over as it completes.
@@ -33,6 +34,28 @@ export async function loadStreamJson(): Promise<StreamJson> {
     },
     assembler: () => new Assembler(),
   };
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Feeds a JSON file's tokens to `consume` a chunk at a time, pausing (yielding) after each, so
+ * what the tokens completed is handled before more is read; stops early once `isEnough()`.
+ */
+export async function* walkTokens(file: string, streamJson: StreamJson, consume: (token: Token) => void, isEnough: () => boolean = () => false): AsyncGenerator<void> {
+  const tokenizer = streamJson.tokenizer();
+  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: CHUNK_BYTES });
+  try {
+    for await (const chunk of stream) {
+      for (const token of tokenizer.write(chunk as string)) consume(token);
+      yield;
+      if (isEnough()) return;
+    }
+    for (const token of tokenizer.end()) consume(token);
+    yield;
+  } finally {
+    stream.destroy();
+  }
 }
 
 /**

@@ -17,10 +17,10 @@ export interface SharedDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database several processes can reach: a SQLite file, or a PostgreSQL schema named in the URL. */
-export async function sharedDatabase(): Promise<SharedDatabase> {
+/** A fresh database several processes can reach: a SQLite file, or a PostgreSQL schema named in the URL (the test's dialect unless told). */
+export async function sharedDatabase(kind: typeof dialect = dialect): Promise<SharedDatabase> {
   const id = crypto.randomBytes(5).toString('hex');
-  if (dialect === 'postgres') {
+  if (kind === 'postgres') {
     const base = process.env.TEST_DATABASE_URL!;
     const schema = `shared_${id}`;
     const admin = knexFactory({ client: 'pg', connection: base });
