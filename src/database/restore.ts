@@ -5,12 +5,16 @@ import { isPostgres } from './dialect';
 import { EXPORT_FORMAT, type ExportHeader } from './export';
 import { describeTables, type TableShape } from './tables';
 import { withTransaction } from './transaction';
+import { deferIndexes, deferTriggers } from './dialect';
 
 // The restore of an export (`orgsec load FILE --replace`): in one transaction, every table
 // emptied, then the export's rows inserted as they stream in, a page at a time. Ids are the
-// export's, so every answer names the same things; PostgreSQL's sequences are moved past them.
-// The write counters move forward as for any write, so caches of running instances never
-// take the restored data for what they held.
+// export's, so every answer names the same things. The database's triggers (write counters,
+// alert versions) are off while the rows go in, and SQLite's indexes are built once a table
+// is in, as for a bulk load; then what the triggers would have said is said once: the write
+// counters move forward, and every alert's version moves past any version the database had
+// before, since caches of running instances keep alerts per (id, version) and the restore
+// reuses ids. PostgreSQL's sequences are moved past both the restored ids and the old ones.
 
 export interface RestoreBatch {
   table: string;
@@ -37,6 +41,22 @@ class TableWriter {
   count = 0;
 
   constructor(private readonly trx: Knex.Transaction, readonly shape: TableShape, private readonly sqlite: boolean) {}
+
+  private restoreDeferred: Array<() => Promise<void>> = [];
+
+  /** Before the first row: the table's triggers off, and on SQLite its indexes dropped (built again in finish). */
+  async start(): Promise<void> {
+    const table = this.shape.name;
+    if (this.sqlite) {
+      const indexes: Array<{ name: string }> = await this.trx('sqlite_master').where({ type: 'index', tbl_name: table }).whereNotNull('sql').select('name');
+      this.restoreDeferred.push(await deferIndexes(this.trx, table, indexes.map((i) => i.name)));
+      const triggers: Array<{ name: string }> = await this.trx('sqlite_master').where({ type: 'trigger', tbl_name: table }).select('name');
+      this.restoreDeferred.push(await deferTriggers(this.trx, table, triggers.map((t) => t.name)));
+    } else {
+      await this.trx.raw('alter table ?? disable trigger user', [table]);
+      this.restoreDeferred.push(async () => { await this.trx.raw('alter table ?? enable trigger user', [table]); });
+    }
+  }
 
   async insert(columns: string[], rows: unknown[][]): Promise<void> {
     const known = new Map(this.shape.columns.map((c) => [c.name, c]));
@@ -70,11 +90,26 @@ class TableWriter {
 
   async finish(): Promise<void> {
     for (const p of this.pendingSelfReferences) await this.trx(this.shape.name).where(p.references, p.key).update({ [p.column]: p.value });
-    if (this.sqlite) return;
+    try {
+      for (const restore of this.restoreDeferred.splice(0)) await restore();
+    } catch (error) {
+      throw new Error(`the export's table ${this.shape.name} could not be restored: ${(error as Error).message}`);
+    }
+    if (this.sqlite) return; // AUTOINCREMENT already counts past every id it has seen
     for (const column of this.shape.columns.filter((c) => c.hasSequence)) {
-      await this.trx.raw('select setval(pg_get_serial_sequence(?, ?), coalesce(max(??), 0) + 1, false) from ??', [this.shape.name, column.name, column.name, this.shape.name]);
+      await this.trx.raw(
+        `select setval(q.s, greatest(coalesce((select max(??) from ??), 0), coalesce(pg_sequence_last_value(q.s::regclass), 0)) + 1, false)
+         from (select pg_get_serial_sequence(?, ?) as s) q`,
+        [column.name, this.shape.name, this.shape.name, column.name],
+      );
     }
   }
+}
+
+/** The write counters forward, once; every alert's version past `versionsBefore` (the moved-by-one the triggers would add aside). */
+async function sayWhatTheTriggersWould(trx: Knex.Transaction, versionsBefore: number): Promise<void> {
+  await trx('data_versions').where('id', 1).update({ data: trx.raw('data + 1'), reference: trx.raw('reference + 1') });
+  if (versionsBefore > 0) await trx('dependency_alerts').update({ version: trx.raw('version + ?', [versionsBefore]) });
 }
 
 /**
@@ -88,6 +123,7 @@ export async function restoreDatabase(database: Database, header: ExportHeader, 
     // The export's order is parents first; on SQLite any order is taken (checked at commit).
     if (sqlite) await trx.raw('pragma defer_foreign_keys = on');
     const shapes = await describeTables(trx);
+    const alertVersionsBefore = Number((await trx('dependency_alerts').max({ v: 'version' }).first())?.v ?? 0);
     for (const shape of [...shapes].reverse()) await trx(shape.name).delete();
     const byName = new Map(shapes.map((s) => [s.name, s]));
     const writers = new Map<string, TableWriter>();
@@ -100,10 +136,12 @@ export async function restoreDatabase(database: Database, header: ExportHeader, 
         if (writers.has(batch.table)) throw new Error(`the export has the table ${batch.table} twice`);
         current = new TableWriter(trx, shape, sqlite);
         writers.set(batch.table, current);
+        await current.start();
       }
       await current.insert(batch.columns, batch.rows);
     }
     await current?.finish();
+    await sayWhatTheTriggersWould(trx, alertVersionsBefore);
     return Object.fromEntries(shapes.map((s) => [s.name, writers.get(s.name)?.count ?? 0]));
   });
 }

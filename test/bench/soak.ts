@@ -47,6 +47,8 @@ interface Interval {
   rps: number;
   p99: number;
   failures: number;
+  /** What the failures were: non-2xx statuses by code, socket errors, timeouts. */
+  failureKinds: Record<string, number>;
   writes: number;
   rssMb: number[];
   /** The instances' open connections to the database server. */
@@ -106,6 +108,22 @@ function databaseConnectionsOf(pid: number, port: number): number {
   return count;
 }
 
+function rotated<T>(items: T[], by: number): T[] {
+  const k = items.length === 0 ? 0 : by % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}
+
+function failureKinds(results: LoadResult[]): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  const add = (kind: string, n: number) => { if (n > 0) kinds[kind] = (kinds[kind] ?? 0) + n; };
+  for (const r of results) {
+    for (const [status, n] of Object.entries(r.statuses)) if (!status.startsWith('2')) add(status, n);
+    add('socket errors', r.errors);
+    add('timeouts', r.timeouts);
+  }
+  return kinds;
+}
+
 function mean(values: number[]): number {
   return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 }
@@ -123,7 +141,10 @@ export function verdicts(intervals: Interval[], warmSeconds: number, judgeP99 = 
     out.push({ ok: growth <= RSS_GROWTH_MAX, line: `instance ${instance + 1} RSS: ${start.toFixed(0)} MB after the warm-up, at most ${peak.toFixed(0)} MB after (${(growth * 100).toFixed(1)}%, limit ${RSS_GROWTH_MAX * 100}%)` });
   });
   const failures = intervals.reduce((n, i) => n + i.failures, 0);
-  out.push({ ok: failures === 0, line: `error answers (non-2xx, socket errors, timeouts): ${failures}` });
+  const kinds: Record<string, number> = {};
+  for (const i of intervals) for (const [kind, n] of Object.entries(i.failureKinds)) kinds[kind] = (kinds[kind] ?? 0) + n;
+  const breakdown = Object.entries(kinds).map(([kind, n]) => `${kind}: ${n}`).join(', ');
+  out.push({ ok: failures === 0, line: `error answers (non-2xx, socket errors, timeouts): ${failures}${breakdown ? ` (${breakdown})` : ''}` });
   const sessions = Math.max(...after.map((i) => i.sessions));
   out.push({ ok: sessions - base.sessions <= SESSION_GROWTH_MAX, line: `connections to the database: ${base.sessions} after the warm-up, at most ${sessions} after (limit +${SESSION_GROWTH_MAX})` });
   const third = Math.max(1, Math.floor(after.length / 3));
@@ -160,13 +181,16 @@ async function main(): Promise<void> {
         plan: { ...plan, alerts: halves[k]!, firstIndex: plan.firstIndex + k * 1_000_000_000 + issued[k]! },
       }, workDir)));
       results.forEach((r, k) => { issued[k]! += r.issued; });
-      await new Promise((resolve) => setTimeout(resolve, 300)); // PATCHes still in flight when the interval ended land
-      halves = await Promise.all(halves.map((alerts) => currentStates(url, alerts)));
+      // The next interval flips each alert from its state now, beginning after the last one
+      // patched: a PATCH still in flight when the interval ended is not sent again until the
+      // list comes round, read afresh by then.
+      halves = await Promise.all(halves.map((alerts, k) => currentStates(url, rotated(alerts, results[k]!.writes))));
       const interval: Interval = {
         second: round * INTERVAL_SECONDS,
         rps: results.reduce((n, r) => n + r.rps, 0),
         p99: Math.max(...results.map((r) => r.p99)),
         failures: results.reduce((n, r) => n + r.unexpected + r.errors + r.timeouts, 0),
+        failureKinds: failureKinds(results),
         writes: results.reduce((n, r) => n + r.writes, 0),
         rssMb: servers.map((s) => (readStatusBytes(s.pid, 'VmRSS') ?? 0) / 2 ** 20),
         sessions: servers.reduce((n, server) => n + databaseConnectionsOf(server.pid, DATABASE_PORT), 0),

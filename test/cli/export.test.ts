@@ -135,6 +135,24 @@ describe(`an export of ${dialect}`, () => {
     await expectNewRowsTaken(target.url);
   }, 120_000);
 
+  it('restored over a database in use, names no alert state it held before and reuses no id it gave (caches key alerts by id and version)', async () => {
+    const target = await sharedDatabase();
+    await restoredInto(target);
+    await expectNewRowsTaken(target.url); // a rule beyond the export's
+    const db = openDatabase(target.url, { poolMax: 1 });
+    try {
+      const before = { version: Number((await db.knex('dependency_alerts').max({ v: 'version' }).first())!.v), rule: Number((await db.knex('dependency_bot_rules').max({ v: 'id' }).first())!.v) };
+      const loaded = run('load', exportFile, '--replace', '--database', target.url);
+      expect(loaded.status).toBe(0);
+      expect(Number((await db.knex('dependency_alerts').min({ v: 'version' }).first())!.v)).toBeGreaterThan(before.version);
+      expect(await db.knex('dependency_bot_rules').max({ v: 'id' }).first().then((r) => Number(r!.v))).toBeLessThan(before.rule);
+      await expectNewRowsTaken(target.url);
+      expect(await db.knex('dependency_bot_rules').max({ v: 'id' }).first().then((r) => Number(r!.v))).toBeGreaterThan(before.rule);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+
   it('refuses, changing nothing: without --replace, a file cut short, an existing file to export to', async () => {
     const target = await sharedDatabase();
     targets.push(target);
