@@ -53,8 +53,8 @@ async function* postgresPages(trx: Knex.Transaction, table: string): AsyncGenera
 }
 
 async function* sqlitePages(trx: Knex.Transaction, table: string): AsyncGenerator<Record<string, unknown>[]> {
-  for (let after = -Infinity; ;) {
-    const rows: Array<Record<string, unknown> & { orgsec_rowid: number }> = await trx.raw(`select rowid as orgsec_rowid, * from ${JSON.stringify(table)} where rowid > ? order by rowid limit ${PAGE_ROWS}`, [after === -Infinity ? Number.MIN_SAFE_INTEGER : after]);
+  for (let after = Number.MIN_SAFE_INTEGER; ;) {
+    const rows: Array<Record<string, unknown> & { orgsec_rowid: number }> = await trx.raw(`select rowid as orgsec_rowid, * from ${JSON.stringify(table)} where rowid > ? order by rowid limit ${PAGE_ROWS}`, [after]);
     if (rows.length === 0) return;
     after = rows[rows.length - 1]!.orgsec_rowid;
     yield rows;

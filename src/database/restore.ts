@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import { migrations } from '../../db/migrations';
 import type { Database } from './connection';
-import { isPostgres } from './dialect';
+import { deferIndexes, deferTriggers, isPostgres } from './dialect';
 import { EXPORT_FORMAT, type ExportHeader } from './export';
 import { describeTables, type TableShape } from './tables';
 import { withTransaction } from './transaction';
-import { deferIndexes, deferTriggers } from './dialect';
 
 // The restore of an export (`orgsec load FILE --replace`): in one transaction, every table
 // emptied, then the export's rows inserted as they stream in, a page at a time. Ids are the
