@@ -27,6 +27,9 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
     rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, cacheBytes: config.cacheBytes, oidcIssuer, webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
     attestationTrust: config.attestationTrust, snapshotQueue: config.snapshotQueue,
   });
+  // Advisories' stored JSON that an older release or serializer left stale, written again.
+  const rewritten = await services.advisoryAlertJson.writeStale(database.knex);
+  if (rewritten > 0) logger.info({ advisories: rewritten }, 'advisory JSON written again');
   await hooks.beforeListen?.(services);
   const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer, corsOrigins: config.corsOrigins });
   const server = await new Promise<Server>((resolve, reject) => {

@@ -28,6 +28,7 @@ import * as addAttestationVerdicts from './20261127100000_add_attestation_verdic
 import * as moveAlertVersionsWithEveryChange from './20261127110000_move_alert_versions_with_every_change';
 import * as indexPublicRepositories from './20261202060000_index_public_repositories';
 import * as queueDependencySnapshots from './20261202090000_queue_dependency_snapshots';
+import * as storeAdvisoryAlertJson from './20261204030000_store_advisory_alert_json';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -61,6 +62,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261127110000_move_alert_versions_with_every_change', moveAlertVersionsWithEveryChange],
   ['20261202060000_index_public_repositories', indexPublicRepositories],
   ['20261202090000_queue_dependency_snapshots', queueDependencySnapshots],
+  ['20261204030000_store_advisory_alert_json', storeAdvisoryAlertJson],
 ];
 
 /** A knex migration source over the list above. */

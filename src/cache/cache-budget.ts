@@ -15,9 +15,10 @@ export interface CacheBudget {
 export const CACHE_SHARES = {
   'alert rows': 20,
   'alert json': 20,
-  'json fragments': 10,
+  'advisory json': 10,
+  'json fragments': 3,
   'alert assignees': 2,
-  advisories: 6,
+  advisories: 3,
   repositories: 4,
   users: 2,
   'advisory ranges': 4,

@@ -24,6 +24,7 @@ import { AttestationVerdicts } from '../modules/attestations/attestation-verdict
 import { AttestationAudit } from '../modules/attestations/attestation-audit';
 import { AdvisoriesService } from '../modules/advisories/advisories.service';
 import { GlobalAdvisoriesStore } from '../modules/advisories/advisories.store';
+import { AdvisoryAlertJsonStore } from '../modules/advisories/advisories.alert-json-store';
 import { AdvisoryLookupStore } from '../modules/advisories/advisories.lookup-store';
 import { AdvisoriesWorldStore } from '../modules/advisories/advisories.world-store';
 import { matchableRanges } from '../modules/advisories/affects-matching';
@@ -101,6 +102,7 @@ function cachedReferences(references: AlertReferences, budgets: CacheBudgets) {
   const alertsAt = cachedAtRowVersions(references.alertsAt, { versionOf: (alert) => alert.version, budget: budgets.of('alert rows') });
   const assigneesAt = cachedAtRowVersions(references.assigneesAt, { versionOf: (assignees) => assignees.version, budget: budgets.of('alert assignees') });
   const advisoriesByIds = cachedBatch(references.advisoriesByIds, { version: 'reference', budget: budgets.of('advisories') });
+  const advisoryJsonByIds = cachedBatch(references.advisoryJsonByIds, { version: 'reference', budget: budgets.of('advisory json') });
   const repositoriesByIds = cachedBatch(references.repositoriesByIds, { version: 'reference', budget: budgets.of('repositories') });
   const usersByIds = cachedBatch(references.usersByIds, { version: 'reference', budget: budgets.of('users') });
   return (versions: DataVersions | undefined): AlertReferences => ({
@@ -108,6 +110,7 @@ function cachedReferences(references: AlertReferences, budgets: CacheBudgets) {
     alertsAt: versions === undefined ? references.alertsAt : alertsAt,
     assigneesAt: versions === undefined ? references.assigneesAt : assigneesAt,
     advisoriesByIds: advisoriesByIds(versions),
+    advisoryJsonByIds: advisoryJsonByIds(versions),
     repositoriesByIds: repositoriesByIds(versions),
     usersByIds: usersByIds(versions),
   });
@@ -153,14 +156,17 @@ export function createServices(database: Database, options: ServiceOptions = {})
     events: alertEvents,
     policies: options.triagePolicies ?? triagePolicies,
   });
-  const advisoryImportStore = new AdvisoryImportStore({ alerts: alertStore, reevaluation: alertEngine, events: new AdvisoryEvents({ advisories: advisoryStore, alerts: alertStore, outbox }) });
+  const advisoryAlertJson = new AdvisoryAlertJsonStore({ records: advisoryStore });
+  const advisoryImportStore = new AdvisoryImportStore({
+    alerts: alertStore, reevaluation: alertEngine, events: new AdvisoryEvents({ advisories: advisoryStore, alerts: alertStore, outbox }), alertJson: advisoryAlertJson,
+  });
   const webhooksStore = new WebhooksStore();
 
   const tokensAt = cachedTokenLookup(tokenStore, caches.of('tokens'));
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }), caches.of('authorization decisions'));
   const referencesAt = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), caches);
   const fragmentsAt = cachedFragments(freshFragments, caches.of('json fragments'));
-  const alertJsonAt = cachedAlertJson((versions) => alertJson(fragmentsAt(versions)), caches.of('alert json'));
+  const alertJsonAt = cachedAlertJson((versions) => alertJson(referencesAt(versions), fragmentsAt(versions)), caches.of('alert json'));
   // Ranges compiled once per reference version: a look-up of popular packages parses no event again.
   const matchableRangesAt = cachedBatch(matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)), { version: 'reference', budget: caches.of('advisory ranges') });
   // OIDC tokens: a repository's claim sources per data version, the signing key in memory (signing-keys.ts).
@@ -204,6 +210,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     database,
     versions: versionReader,
     responseCache: new ResponseCache(options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES, caches),
+    /** Advisories' stored JSON (advisory-alert-json.ts): start-up writes what is stale. */
+    advisoryAlertJson,
     /** Every memory cache's budget and what it holds (/metrics). */
     caches,
     at,
@@ -213,7 +221,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
     /** Auto-triage's answer to the alert engine: which alerts a rule or preset dismisses, per repository. */
     triagePolicies,
     world: new WorldLoader({
-      db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, advisories: new AdvisoriesWorldStore(), snapshots: snapshotStore, snapshotQueue: snapshotQueueStore, autoTriage: autoTriageStore, alertEngine,
+      db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, advisories: new AdvisoriesWorldStore({ alertJson: advisoryAlertJson }), snapshots: snapshotStore, snapshotQueue: snapshotQueueStore, autoTriage: autoTriageStore, alertEngine,
       webhooks: webhooksStore,
     }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),

@@ -14,6 +14,11 @@ export class JsonFragment {
   static of(value: unknown): JsonFragment {
     return new JsonFragment(ownBytes(JSON.stringify(value)));
   }
+
+  /** The fragment of text that is JSON already (as stored by a serializer): taken as it is. */
+  static ofJson(text: string): JsonFragment {
+    return new JsonFragment(ownBytes(text));
+  }
 }
 
 // What stands for a fragment while the document is stringified: no stored text equals it.

@@ -10,6 +10,9 @@ import {
   fixtureFiles, importAdvisories, OSV_FIXTURES, readFixture, writeChangedFixture, writeEpssFile, writeZip,
 } from '../helpers/advisory-import';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
+import { AdvisoryLookupStore } from '../../src/modules/advisories/advisories.lookup-store';
+import { serializeAdvisory } from '../../src/modules/advisories/advisories.serializers';
+import { ADVISORY_ALERT_JSON_FORMAT } from '../../src/modules/advisories/advisory-alert-json';
 
 // The advisory import on every dialect (interfaces.md "Advisory database"): the real OSV files
 // of test/fixtures/osv stored field by field, idempotency by id and `modified`, withdrawn and
@@ -69,7 +72,8 @@ describe('importing the real OSV advisories of test/fixtures/osv', () => {
       const id = path.basename(facts.file, '.json');
       const raw = readFixture(id) as Record<string, any>;
       const cvss = { vector_string: facts.vector, score: facts.score };
-      expect(await advisoryRow(id)).toEqual({
+      const row = await advisoryRow(id);
+      expect(row).toEqual({
         id: expect.any(Number),
         svcsa_id: id,
         cve_id: facts.cveId,
@@ -94,7 +98,13 @@ describe('importing the real OSV advisories of test/fixtures/osv', () => {
         source_code_location: facts.sourceCodeLocation,
         credits: '[]',
         modified: new Date(raw.modified).toISOString(),
+        alert_json: expect.any(String),
+        alert_json_vulnerabilities: expect.any(String),
+        alert_json_format: ADVISORY_ALERT_JSON_FORMAT,
       });
+      // As alerts embed it, written in the import's transaction from the rows just stored.
+      const record = (await new AdvisoryLookupStore().findByIds(db.knex, [Number(row.id)])).get(Number(row.id))!;
+      expect(row.alert_json).toBe(JSON.stringify(serializeAdvisory(record)));
       // GitHub's export of "= 0.2.0" (introduced 0.2.0 and versions [0.2.0]) reads back in its own syntax.
       expect({ id, rows: await vulnerabilityRows(id) }).toEqual({
         id,

@@ -9,6 +9,7 @@ import { createServices, type Services } from '../../src/composition';
 import type { Principal } from '../../src/auth/principal';
 import { AttestationsStore } from '../../src/modules/attestations/attestations.store';
 import { AlertsStore } from '../../src/modules/dependency-alerts/alerts.store';
+import { AdvisoryAlertJsonStore } from '../../src/modules/advisories/advisories.alert-json-store';
 import { AdvisoryLookupStore } from '../../src/modules/advisories/advisories.lookup-store';
 import { AdvisoriesWorldStore } from '../../src/modules/advisories/advisories.world-store';
 import { DependencySnapshotsStore } from '../../src/modules/dependency-graph/dependency-snapshots.store';
@@ -146,7 +147,7 @@ describe('AutoTriageService re-evaluates what a write reaches, in the write\'s t
   it('a world file\'s rules and presets re-evaluate the repositories they reach, in the load\'s transaction', async () => {
     const loader = new WorldLoader({
       db: db.knex, accounts: new AccountsStore(), roles: new OrgRolesStore(), tokens: services.tokens, attestations: new AttestationsStore(),
-      alerts: new AlertsStore({ advisories: new AdvisoryLookupStore() }), advisories: new AdvisoriesWorldStore(), snapshots: new DependencySnapshotsStore(), snapshotQueue: new SnapshotQueueStore(), autoTriage: store, webhooks: new WebhooksStore(),
+      alerts: new AlertsStore({ advisories: new AdvisoryLookupStore() }), advisories: new AdvisoriesWorldStore({ alertJson: new AdvisoryAlertJsonStore({ records: new AdvisoryLookupStore() }) }), snapshots: new DependencySnapshotsStore(), snapshotQueue: new SnapshotQueueStore(), autoTriage: store, webhooks: new WebhooksStore(),
       // This world holds no snapshot: only the rules' re-evaluation may be asked for.
       alertEngine: { ...recording, afterSnapshot: async () => { throw new Error('no snapshot was loaded'); } },
     });

@@ -82,7 +82,7 @@ it('reports every cache in /metrics, each within its share of CACHE_MB, the shar
 
 it('holds, with room to spare, what the pages read', async () => {
   const caches = await cacheMetrics(roomy);
-  for (const name of ['alert rows', 'alert json', 'json fragments', 'advisories', 'repositories', 'tokens', 'authorization decisions']) {
+  for (const name of ['alert rows', 'alert json', 'json fragments', 'advisory json', 'repositories', 'tokens', 'authorization decisions']) {
     expect(caches.get(name)!.bytes).toBeGreaterThan(0);
     expect(caches.get(name)!.bytes).toBeLessThan(caches.get(name)!.limit / 4);
   }

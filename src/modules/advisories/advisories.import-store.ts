@@ -3,6 +3,7 @@ import type { Executor } from '../../database/transaction';
 import { nowTimestamp } from '../../shared/time';
 import type { AdvisoryReevaluation } from '../alert-engine/alert-reevaluation';
 import type { AdvisoryEventAction, AdvisoryEvents } from './advisory-events';
+import type { AdvisoryAlertJsonStore } from './advisories.alert-json-store';
 import type { EpssScore, ImportedAdvisory } from './osv';
 import { vulnerabilityColumns, type StoredVulnerability } from './stored-vulnerabilities';
 import { chunksOf } from '../../shared/chunks';
@@ -87,7 +88,7 @@ export interface AdvisoryWrite {
 }
 
 export class AdvisoryImportStore {
-  constructor(private readonly deps: { alerts: AlertCopies; reevaluation: AdvisoryReevaluation; events: AdvisoryEvents }) {}
+  constructor(private readonly deps: { alerts: AlertCopies; reevaluation: AdvisoryReevaluation; events: AdvisoryEvents; alertJson: AdvisoryAlertJsonStore }) {}
 
   /** The stored `modified` of each id present: null for advisories of world files. */
   async modifiedByIds(db: Executor, svcsaIds: readonly string[]): Promise<Map<string, string | null>> {
@@ -146,6 +147,8 @@ export class AdvisoryImportStore {
   private async reevaluate(trx: Knex.Transaction, written: ReadonlyArray<AdvisoryWrite & { outcome: UpsertOutcome }>, withdrawnBefore: ReadonlySet<string>): Promise<void> {
     if (written.length === 0) return;
     const advisoryIds: Array<{ id: number; svcsa_id: string }> = await trx('advisories').whereIn('svcsa_id', written.map((w) => w.advisory.svcsaId)).select('id', 'svcsa_id');
+    // Their JSON first: the re-evaluation's events embed it.
+    await this.deps.alertJson.write(trx, advisoryIds.map((a) => Number(a.id)));
     await this.deps.reevaluation.advisories(trx, advisoryIds.map((a) => Number(a.id)), nowTimestamp());
     const idOf = new Map(advisoryIds.map((a) => [a.svcsa_id, Number(a.id)]));
     const actions = new Map<number, AdvisoryEventAction>();
@@ -207,6 +210,7 @@ export class AdvisoryImportStore {
       const score = byCve.get(row.cve_id)!;
       await trx('advisories').where('id', row.id).update({ epss_percentage: score.epss, epss_percentile: String(score.percentile) });
     }
+    await this.deps.alertJson.write(trx, changed.map((row) => Number(row.id)));
     // Alerts keep a copy of the EPSS percentage. No re-evaluation: what auto-triage looks at
     // (TriageFacts) does not include EPSS.
     await this.deps.alerts.refreshEpss(trx, new Map(changed.map((row) => [Number(row.id), byCve.get(row.cve_id)!.epss])));

@@ -1,12 +1,20 @@
 import type { Executor } from '../../database/transaction';
 import { chunksOf, VALUES_PER_IN_LIST } from '../../shared/chunks';
 import { parseJsonColumn } from '../../shared/json';
+import { ADVISORY_ALERT_JSON_FORMAT, alertJsonOfColumns, alertJsonOfRecord, type AdvisoryAlertJson } from './advisory-alert-json';
 import type { AdvisoryRecord, AdvisoryTraits, VulnerabilityTraits } from './advisories.types';
 
 type Row = Record<string, any>;
 
 /** Keys per statement: well under every dialect's bound-parameter limit. */
 const CHUNK = 500;
+
+/** What a record is read from: every column but the stored JSON (advisory-alert-json.ts). */
+const RECORD_COLUMNS = [
+  'id', 'svcsa_id', 'cve_id', 'classification', 'summary', 'description', 'severity', 'cvss_vector_string', 'cvss_score', 'cvss_severities',
+  'epss_percentage', 'epss_percentile', 'cwes', 'identifiers', 'references', 'published_at', 'updated_at', 'withdrawn_at', 'type',
+  'reviewed_at', 'nvd_published_at', 'source_code_location', 'credits',
+];
 
 /** An advisory and one package it may name: what an alert's advisory facts are looked up by. */
 export interface AdvisoryPackage {
@@ -39,7 +47,7 @@ export class AdvisoryLookupStore {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     // In sequence: in a transaction both run on one connection, which takes one query at a time.
-    const rows = await db('advisories').whereIn('id', unique).select('*');
+    const rows = await db('advisories').whereIn('id', unique).select(RECORD_COLUMNS);
     const vulnerabilities = await db('advisory_vulnerabilities').whereIn('advisory_id', unique).orderBy('id').select('*');
     const byAdvisory = new Map<number, Row[]>();
     for (const v of vulnerabilities) {
@@ -48,6 +56,24 @@ export class AdvisoryLookupStore {
       byAdvisory.set(Number(v.advisory_id), list);
     }
     return new Map(rows.map((r: Row) => [Number(r.id), toAdvisory(r, byAdvisory.get(Number(r.id)) ?? [])]));
+  }
+
+  /**
+   * Advisories as alerts embed them, from their stored JSON (one statement); an advisory whose
+   * copy is missing or stale (another format, or rows written since) is built from its rows.
+   */
+  async alertJsonByIds(db: Executor, ids: readonly number[]): Promise<Map<number, AdvisoryAlertJson>> {
+    const unique = [...new Set(ids)];
+    const out = new Map<number, AdvisoryAlertJson>();
+    if (unique.length === 0) return out;
+    const rows: Row[] = await db('advisories').whereIn('id', unique).select('id', 'alert_json', 'alert_json_vulnerabilities', 'alert_json_format');
+    const stale: number[] = [];
+    for (const row of rows) {
+      if (row.alert_json_format === null || Number(row.alert_json_format) !== ADVISORY_ALERT_JSON_FORMAT) stale.push(Number(row.id));
+      else out.set(Number(row.id), alertJsonOfColumns(row as { alert_json: string; alert_json_vulnerabilities: string }));
+    }
+    for (const [id, record] of await this.findByIds(db, stale)) out.set(id, alertJsonOfRecord(record));
+    return out;
   }
 
   /**

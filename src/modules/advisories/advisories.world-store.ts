@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Executor } from '../../database/transaction';
 import { chunksOf, VALUES_PER_IN_LIST } from '../../shared/chunks';
 import { replaceSets } from '../world/world.support';
+import type { AdvisoryAlertJsonStore } from './advisories.alert-json-store';
 import { VULNERABILITY_COLUMNS, vulnerabilityColumns, type StoredVulnerability } from './stored-vulnerabilities';
 
 // The advisories of `orgsec load` (world.security.ts checks and maps a world file's entries):
@@ -14,6 +15,8 @@ export interface WorldAdvisory {
 }
 
 export class AdvisoriesWorldStore {
+  constructor(private readonly deps: { alertJson: AdvisoryAlertJsonStore }) {}
+
   /**
    * Advisory ids by svcsa_id, for those that exist. Keyed by the database's strings: a caller's
    * may be slices of a larger text (a world file's) that a kept key would hold in memory.
@@ -40,6 +43,7 @@ export class AdvisoriesWorldStore {
       return [id, vulnerabilities.map(({ severity, ...v }) => vulnerabilityColumns(id, severity, v))];
     }));
     await replaceSets(trx, 'advisory_vulnerabilities', 'advisory_id', sets, VULNERABILITY_COLUMNS);
+    await this.deps.alertJson.write(trx, [...ids.values()]);
     return ids;
   }
 }

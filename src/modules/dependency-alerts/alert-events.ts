@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { toJsonParts } from '../../shared/json-fragments';
-import { alertViews } from './alert-views';
+import { alertJsonViews } from './alert-views';
 import type { Outbox } from '../webhook-delivery/outbox';
-import type { AlertReferences, AlertView } from './alerts.types';
+import type { AlertJsonView, AlertReferences } from './alerts.types';
 import type { AlertsStore } from './alerts.store';
 import { freshFragments, serializeAlert } from './alerts.serializers';
 
@@ -30,9 +30,9 @@ export class AlertEvents {
   /** `alerts` and `references` read the transaction's own rows: never a cache; the outbox queues the hooks' deliveries. */
   constructor(private readonly alerts: AlertsStore, private readonly references: AlertReferences, private readonly outbox: Outbox) {}
 
-  /** Writes the events in the order given, each with its alert as `views` show it now (built in `trx`). */
-  async record(trx: Knex.Transaction, events: readonly AlertEvent[], views: ReadonlyMap<number, AlertView>, now: string): Promise<void> {
-    await this.insert(trx, eventRows(events, views, now));
+  /** Writes the events in the order given, each with its alert as it is now in `trx`. */
+  async record(trx: Knex.Transaction, events: readonly AlertEvent[], now: string): Promise<void> {
+    await this.insert(trx, await this.rowsOf(trx, events, now));
   }
 
   /**
@@ -44,7 +44,7 @@ export class AlertEvents {
     if (events.length === 0) return [];
     const ids = [...new Set(events.map((e) => e.alertId))];
     const records = await this.alerts.findByIds(trx, ids);
-    const views = new Map((await alertViews(trx, this.references, ids.flatMap((id) => records.get(id) ?? []))).map((v) => [v.alert.id, v]));
+    const views = new Map((await alertJsonViews(trx, this.references, ids.flatMap((id) => records.get(id) ?? []))).map((v) => [v.alert.id, v]));
     return eventRows(events, views, now);
   }
 
@@ -54,7 +54,7 @@ export class AlertEvents {
   }
 }
 
-function eventRows(events: readonly AlertEvent[], views: ReadonlyMap<number, AlertView>, now: string): EventRow[] {
+function eventRows(events: readonly AlertEvent[], views: ReadonlyMap<number, AlertJsonView>, now: string): EventRow[] {
   return events.flatMap(({ alertId, action, senderId }) => {
     const view = views.get(alertId);
     if (view === undefined) return [];

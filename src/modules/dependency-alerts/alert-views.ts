@@ -1,5 +1,6 @@
 import type { Executor } from '../../database/transaction';
-import type { AlertRecord, AlertReferences, AlertView } from './alerts.types';
+import type { BatchLookup } from '../../cache/cached-batch';
+import type { AlertJsonView, AlertRecord, AlertReferences, AlertView } from './alerts.types';
 
 /**
  * The vulnerability entry an alert shows (`security_vulnerability`; the alert engine triages by
@@ -13,26 +14,42 @@ export function vulnerabilityOf<Row extends { id: number; ecosystem: string; pac
   return matched ?? rows.find((v) => v.ecosystem === alert.ecosystem && v.packageName === alert.packageName);
 }
 
+/** What an alert shows, with its advisory in the form `A` the caller reads it in. */
+interface ViewOf<A> {
+  alert: AlertRecord;
+  advisory: A;
+  assignees: AlertView['assignees'];
+  dismissedBy: AlertView['dismissedBy'];
+  repository: AlertView['repository'];
+}
+
 /**
- * Loads what alerts show, a batch per kind (never a query per alert): for pages, #27's answer,
- * and the events the alert engine writes.
+ * Loads what alerts show, a batch per kind (never a query per alert), in the order given:
+ * for pages, #27's answer, and the events the alert engine writes.
  */
-export async function alertViews(db: Executor, references: AlertReferences, alerts: readonly AlertRecord[]): Promise<AlertView[]> {
+async function viewsOf<A>(db: Executor, references: AlertReferences, alerts: readonly AlertRecord[], advisoriesByIds: BatchLookup<A>): Promise<Array<ViewOf<A>>> {
   // In sequence: inside a transaction these share one connection.
-  const advisoryById = await references.advisoriesByIds(db, alerts.map((a) => a.advisoryId));
+  const advisoryById = await advisoriesByIds(db, alerts.map((a) => a.advisoryId));
   const assigneesByAlert = await references.assigneesAt(db, alerts);
   const repositories = await references.repositoriesByIds(db, alerts.map((a) => a.repoId));
   const userIds = [...new Set([...[...assigneesByAlert.values()].flatMap((a) => a.userIds), ...alerts.flatMap((a) => (a.dismissedById === null ? [] : [a.dismissedById]))])];
   const users = await references.usersByIds(db, userIds);
-  return alerts.map((alert) => {
-    const advisory = advisoryById.get(alert.advisoryId)!;
-    return {
-      alert,
-      advisory,
-      vulnerability: vulnerabilityOf(alert, advisory.vulnerabilities) ?? null,
-      assignees: (assigneesByAlert.get(alert.id)?.userIds ?? []).flatMap((id) => users.get(id) ?? []),
-      dismissedBy: alert.dismissedById === null ? null : users.get(alert.dismissedById) ?? null,
-      repository: repositories.get(alert.repoId)!,
-    };
-  });
+  return alerts.map((alert) => ({
+    alert,
+    advisory: advisoryById.get(alert.advisoryId)!,
+    assignees: (assigneesByAlert.get(alert.id)?.userIds ?? []).flatMap((id) => users.get(id) ?? []),
+    dismissedBy: alert.dismissedById === null ? null : users.get(alert.dismissedById) ?? null,
+    repository: repositories.get(alert.repoId)!,
+  }));
+}
+
+/** Alerts with their advisories' records (GraphQL, auto-triage). */
+export async function alertViews(db: Executor, references: AlertReferences, alerts: readonly AlertRecord[]): Promise<AlertView[]> {
+  const views = await viewsOf(db, references, alerts, references.advisoriesByIds);
+  return views.map((view) => ({ ...view, vulnerability: vulnerabilityOf(view.alert, view.advisory.vulnerabilities) ?? null }));
+}
+
+/** Alerts with their advisories' stored JSON: what REST answers and webhook payloads are written from. */
+export function alertJsonViews(db: Executor, references: AlertReferences, alerts: readonly AlertRecord[]): Promise<AlertJsonView[]> {
+  return viewsOf(db, references, alerts, references.advisoryJsonByIds);
 }

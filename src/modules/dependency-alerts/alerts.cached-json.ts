@@ -5,10 +5,10 @@ import type { JsonFragment } from '../../shared/json-fragments';
 import type { AlertFragments, AlertJson } from './alerts.serializers';
 
 // The caches of the REST alert JSON, wrapped around the serializer's own functions in
-// composition.ts: most of a page is the same advisories, repositories and users again and
-// again, and a polled page the same alerts. Bound to no versions (a write) they serialize afresh.
+// composition/index.ts: the accounts a page shows are the same again and again, and a polled
+// page the same alerts. Bound to no versions (a write), or inside a transaction, they build afresh.
 
-/** Fragments kept per reference version (the rows they come from); anything with URLs per API base. */
+/** Account fragments kept per reference version (the rows they come from) and API base. */
 export function cachedFragments(fragments: AlertFragments, budget: CacheBudget): AtVersions<AlertFragments> {
   const cache = new VersionedCache<JsonFragment>({
     maxSize: budget.maxBytes, sizeOf: (fragment, key) => 96 + fragment.bytes.length + entryBytes(key), report: budget.report,
@@ -25,8 +25,6 @@ export function cachedFragments(fragments: AlertFragments, budget: CacheBudget):
       return fragment;
     };
     return {
-      advisory: (advisory) => cached(`a:${advisory.id}`, () => fragments.advisory(advisory)),
-      vulnerability: (advisoryId, v) => cached(`v:${advisoryId}:${v.id}`, () => fragments.vulnerability(advisoryId, v)),
       repository: (base, repository) => cached(`r:${base}:${repository.id}`, () => fragments.repository(base, repository)),
       user: (base, user) => cached(`u:${base}:${user.id}`, () => fragments.user(base, user)),
     };
@@ -36,8 +34,9 @@ export function cachedFragments(fragments: AlertFragments, budget: CacheBudget):
 /**
  * Each alert's parts kept per version of the alert (its row and assignees: see the
  * 20261127110000 migration) and of the records it refers to (`reference`): a write to one
- * alert leaves every other alert's parts in place. Counted at the alert's own bytes and what
- * holding them costs: the fragments at odd positions are shared.
+ * alert leaves every other alert's parts in place, and only the alerts not kept are loaded
+ * and written. Counted at the alert's own bytes and what holding them costs: the fragments
+ * at odd positions are shared.
  */
 export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, budget: CacheBudget): AtVersions<AlertJson> {
   const cache = new VersionedCache<Buffer[]>({
@@ -48,14 +47,20 @@ export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, budget: CacheBudg
     const json = jsonAt(versions);
     const version = versions?.reference;
     if (version === undefined) return json;
-    return (base, view, options) => {
-      const key = `${base}\n${options.withRepository}\n${view.alert.id}\n${view.alert.version}`;
-      let parts = cache.get(version, key);
-      if (parts === undefined) {
-        parts = json(base, view, options);
-        cache.set(version, key, parts);
-      }
-      return parts;
+    return async (db, base, alerts, options) => {
+      if (db.isTransaction) return json(db, base, alerts, options);
+      const keys = alerts.map((alert) => `${base}\n${options.withRepository}\n${alert.id}\n${alert.version}`);
+      const parts = keys.map((key) => cache.get(version, key));
+      const missing = alerts.filter((_alert, i) => parts[i] === undefined);
+      if (missing.length === 0) return parts as Buffer[][];
+      const built = await json(db, base, missing, options);
+      let next = 0;
+      return parts.map((kept, i) => {
+        if (kept !== undefined) return kept;
+        const fresh = built[next++]!;
+        cache.set(version, keys[i]!, fresh);
+        return fresh;
+      });
     };
   };
 }

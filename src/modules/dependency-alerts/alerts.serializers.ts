@@ -1,32 +1,30 @@
+import type { Executor } from '../../database/transaction';
 import { JsonFragment, toJsonParts } from '../../shared/json-fragments';
 import { serializeRepositorySummary, serializeUserSummary } from '../accounts/accounts.serializers';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
-import { serializeAdvisory, serializeVulnerability } from '../advisories/advisories.serializers';
-import type { AdvisoryRecord, AdvisoryVulnerability } from '../advisories/advisories.types';
-import type { AlertView } from './alerts.types';
+import { alertJsonViews, vulnerabilityOf } from './alert-views';
+import type { AlertJsonView, AlertRecord, AlertReferences } from './alerts.types';
 
 // REST shapes of spec §2.8 and §2.10 with reference.md's additions (the advisory's, §2.9, is
-// advisories.serializers.ts's); every field present, null when empty. The one place that knows them: what many alerts share (advisories, vulnerabilities,
-// repositories, users) comes in as fragments, serialized once and cached (composition.ts).
+// advisories.serializers.ts's, stored with the advisory: advisory-alert-json.ts); every field
+// present, null when empty. The one place that knows them: what many alerts share comes in as
+// fragments, serialized once (the advisory's when it was written; repositories and users
+// cached, composition/index.ts).
 
-/** The serialized parts alerts share, spliced into each alert as they are. */
+/** The serialized accounts alerts share, spliced into each alert as they are. */
 export interface AlertFragments {
-  advisory(advisory: AdvisoryRecord): JsonFragment;
-  vulnerability(advisoryId: number, vulnerability: AdvisoryVulnerability): JsonFragment;
   repository(base: string, repository: RepositoryRecord): JsonFragment;
   user(base: string, user: UserRecord): JsonFragment;
 }
 
 /** Every fragment serialized afresh. */
 export const freshFragments: AlertFragments = {
-  advisory: (advisory) => JsonFragment.of(serializeAdvisory(advisory)),
-  vulnerability: (_advisoryId, vulnerability) => JsonFragment.of(serializeVulnerability(vulnerability)),
   repository: (base, repository) => JsonFragment.of(serializeRepositorySummary(base, repository)),
   user: (base, user) => JsonFragment.of(serializeUserSummary(base, user)),
 };
 
 /** An alert's own URLs. */
-export function alertUrls(base: string, view: AlertView) {
+export function alertUrls(base: string, view: { alert: Pick<AlertRecord, 'number'>; repository: Pick<RepositoryRecord, 'ownerLogin' | 'name'> }) {
   const { alert, repository } = view;
   const repoPath = `${repository.ownerLogin}/${repository.name}`;
   return {
@@ -36,7 +34,7 @@ export function alertUrls(base: string, view: AlertView) {
 }
 
 /** §2.8 dependency alert; `repository` only in enterprise and organization lists. */
-export function serializeAlert(base: string, view: AlertView, options: { withRepository: boolean }, fragments: AlertFragments) {
+export function serializeAlert(base: string, view: AlertJsonView, options: { withRepository: boolean }, fragments: AlertFragments) {
   const { alert, repository } = view;
   const body = {
     number: alert.number,
@@ -47,8 +45,8 @@ export function serializeAlert(base: string, view: AlertView, options: { withRep
       scope: alert.scope,
       relationship: alert.relationship,
     },
-    security_advisory: fragments.advisory(view.advisory),
-    security_vulnerability: view.vulnerability === null ? null : fragments.vulnerability(alert.advisoryId, view.vulnerability),
+    security_advisory: view.advisory.advisory,
+    security_vulnerability: vulnerabilityOf(alert, view.advisory.vulnerabilities)?.json ?? null,
     ...alertUrls(base, view),
     created_at: alert.createdAt,
     updated_at: alert.updatedAt,
@@ -63,12 +61,18 @@ export function serializeAlert(base: string, view: AlertView, options: { withRep
   return options.withRepository ? { ...body, repository: fragments.repository(base, repository) } : body;
 }
 
-/** One alert's JSON, in parts (json-fragments.ts): its own bytes between shared fragments. */
-export type AlertJson = (base: string, view: AlertView, options: { withRepository: boolean }) => Buffer[];
+/**
+ * Alerts' JSON, each in parts (json-fragments.ts): its own bytes between shared fragments, in
+ * the order given, what they refer to loaded in `db` (the request's, or a write's transaction).
+ */
+export type AlertJson = (db: Executor, base: string, alerts: readonly AlertRecord[], options: { withRepository: boolean }) => Promise<Buffer[][]>;
 
-/** Alerts written by `serializeAlert` with the given fragments. */
-export function alertJson(fragments: AlertFragments): AlertJson {
-  return (base, view, options) => toJsonParts(serializeAlert(base, view, options, fragments));
+/** Alerts written by `serializeAlert` from what `references` load, with the given fragments. */
+export function alertJson(references: AlertReferences, fragments: AlertFragments): AlertJson {
+  return async (db, base, alerts, options) => {
+    const views = await alertJsonViews(db, references, alerts);
+    return views.map((view) => toJsonParts(serializeAlert(base, view, options, fragments)));
+  };
 }
 
 const OPEN = Buffer.from('[');
@@ -76,11 +80,11 @@ const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
 /** A page of alerts: the list of its alerts' parts, written to the socket as they are (no copy). */
-export function alertPageJson(json: AlertJson, base: string, views: readonly AlertView[], options: { withRepository: boolean }): Buffer[] {
+export function alertPageJson(alerts: readonly Buffer[][]): Buffer[] {
   const parts: Buffer[] = [OPEN];
-  for (const [i, view] of views.entries()) {
+  for (const [i, alert] of alerts.entries()) {
     if (i > 0) parts.push(COMMA);
-    parts.push(...json(base, view, options));
+    parts.push(...alert);
   }
   parts.push(CLOSE);
   return parts;

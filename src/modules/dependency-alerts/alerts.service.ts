@@ -16,7 +16,13 @@ import type { AdvisoryRecord } from '../advisories/advisories.types';
 import type { AlertsStore } from './alerts.store';
 import type { AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertReferences, AlertScope, AlertView, AlertVisibility } from './alerts.types';
 
-export interface AlertPage extends KeysetPage<AlertView> {
+/**
+ * How alerts are shown, from their records, in the order given: views for GraphQL, JSON for
+ * REST (alerts.serializers.ts), each loading in `db` what it needs.
+ */
+export type AlertShape<T> = (db: Executor, alerts: readonly AlertRecord[]) => Promise<T[]>;
+
+export interface AlertPage<T = AlertView> extends KeysetPage<T> {
   /** The size of the whole list, when asked for. */
   total: number | undefined;
 }
@@ -27,6 +33,7 @@ export function storeReferences(stores: { alerts: AlertsStore; advisories: Advis
     alertsAt: (db, keys) => stores.alerts.findByIds(db, keys.map((key) => key.id)),
     assigneesAt: (db, keys) => stores.alerts.assigneesAt(db, keys.map((key) => key.id)),
     advisoriesByIds: (db, ids) => stores.advisories.findByIds(db, ids),
+    advisoryJsonByIds: (db, ids) => stores.advisories.alertJsonByIds(db, ids),
     repositoriesByIds: (db, ids) => stores.accounts.findRepositoriesByIds(db, ids),
     usersByIds: async (db, ids) => new Map((await stores.accounts.findAccountsByIds(db, ids)).map((u) => [u.id, u])),
   };
@@ -61,34 +68,37 @@ function visibilityOf(principal: Principal, publicOnly: boolean): AlertVisibilit
 export class DependencyAlertsService {
   constructor(private readonly deps: AlertsDeps) {}
 
+  /** Alerts as views, with their advisories' records (GraphQL's shape). */
+  readonly views: AlertShape<AlertView> = (db, alerts) => alertViews(db, this.deps.references, alerts);
+
   /** #23: only organizations where the caller is an owner or security manager. */
-  async listForEnterprise(principal: Principal, slug: string, request: AlertListRequest): Promise<AlertPage> {
+  async listForEnterprise<T>(principal: Principal, slug: string, request: AlertListRequest, shape: AlertShape<T>): Promise<AlertPage<T>> {
     const { db, lookups, access } = this.deps;
     const enterprise = await lookups.enterprise(db, principal, 'listEnterpriseDependencyAlerts', slug);
     const orgIds = principal.kind === 'user' ? await access.alertManagedOrgIds(db, enterprise.id, principal.userId) : [];
     if (orgIds.length === 0) return { items: [], next: undefined, prev: undefined, total: 0 };
-    return this.page({ kind: 'owners', ownerIds: orgIds }, visibilityOf(principal, false), request);
+    return this.page({ kind: 'owners', ownerIds: orgIds }, visibilityOf(principal, false), request, shape);
   }
 
   /** #24: owners and security managers; a public_repo-only token sees public repositories. */
-  async listForOrg(principal: Principal, login: string, request: AlertListRequest): Promise<AlertPage> {
+  async listForOrg<T>(principal: Principal, login: string, request: AlertListRequest, shape: AlertShape<T>): Promise<AlertPage<T>> {
     const org = await this.deps.lookups.org(this.deps.db, principal, 'listOrgDependencyAlerts', login);
-    return this.page({ kind: 'owners', ownerIds: [org.id] }, visibilityOf(principal, org.decision.publicOnly), request);
+    return this.page({ kind: 'owners', ownerIds: [org.id] }, visibilityOf(principal, org.decision.publicOnly), request, shape);
   }
 
   /** #25 */
-  async listForRepo(principal: Principal, owner: string, name: string, request: AlertListRequest): Promise<AlertPage> {
+  async listForRepo<T>(principal: Principal, owner: string, name: string, request: AlertListRequest, shape: AlertShape<T>): Promise<AlertPage<T>> {
     const repo = await this.deps.lookups.repo(this.deps.db, principal, 'listRepoDependencyAlerts', owner, name);
-    return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request);
+    return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request, shape);
   }
 
   /** #26 */
-  async get(principal: Principal, owner: string, name: string, number: number): Promise<AlertView> {
+  async get<T>(principal: Principal, owner: string, name: string, number: number, shape: AlertShape<T>): Promise<T> {
     const { db, lookups, alerts } = this.deps;
     const repo = await lookups.repo(db, principal, 'getDependencyAlert', owner, name);
     const alert = await alerts.findByNumber(db, repo.id, number);
     if (!alert) throw new NotFoundError();
-    return (await this.hydrate(db, [alert]))[0]!;
+    return (await shape(db, [alert]))[0]!;
   }
 
   /** An alert by its id, under #26's rules (GraphQL node ids). */
@@ -97,7 +107,7 @@ export class DependencyAlertsService {
     const location = await alerts.locate(db, alertId);
     const repo = location ? (await accounts.findRepositoriesByIds(db, [location.repoId])).get(location.repoId) : undefined;
     if (!location || !repo) throw new NotFoundError();
-    return this.get(principal, repo.ownerLogin, repo.name, location.number);
+    return this.get(principal, repo.ownerLogin, repo.name, location.number, this.views);
   }
 
   /** An advisory by id: public reference data (GraphQL node ids). */
@@ -106,7 +116,7 @@ export class DependencyAlertsService {
   }
 
   /** #27: state transitions of spec §3 and the assignee set, in one transaction. */
-  async update(principal: Principal, ref: AlertRef, patch: AlertPatch): Promise<AlertView> {
+  async update<T>(principal: Principal, ref: AlertRef, patch: AlertPatch, shape: AlertShape<T>): Promise<T> {
     return withTransaction(this.deps.db, async (trx) => {
       const { lookups, alerts } = this.deps;
       const repo = await lookups.repo(trx, principal, 'updateDependencyAlert', ref.owner, ref.repo);
@@ -130,14 +140,10 @@ export class DependencyAlertsService {
           events.push({ alertId: alert.id, action: 'assignees_changed', senderId });
         }
       }
-      const current = async () => (await this.hydrate(trx, [(await alerts.findByNumber(trx, repo.id, ref.number))!]))[0]!;
-      // The alert as changed, loaded once: for its events and for the answer.
-      const changed = await current();
-      await this.deps.events.record(trx, events, new Map([[alert.id, changed]]), now);
-      if (transition?.action !== 'reopened') return changed;
+      await this.deps.events.record(trx, events, now);
       // Reopened: the next evaluation applies at once (the alert may be fixed already).
-      await this.deps.engine.afterReopening(trx, repo.id, alert.id, now);
-      return current();
+      if (transition?.action === 'reopened') await this.deps.engine.afterReopening(trx, repo.id, alert.id, now);
+      return (await shape(trx, [(await alerts.findByNumber(trx, repo.id, ref.number))!]))[0]!;
     });
   }
 
@@ -157,17 +163,13 @@ export class DependencyAlertsService {
     return ids;
   }
 
-  private async page(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest): Promise<AlertPage> {
+  private async page<T>(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest, shape: AlertShape<T>): Promise<AlertPage<T>> {
     const { db, alerts, references } = this.deps;
     const page = await alerts.listKeys(db, scope, visibility, request);
     const records = await references.alertsAt(db, page.items);
     // An alert deleted between the two statements is simply not shown.
     const items = page.items.flatMap(({ id }) => records.get(id) ?? []);
     const total = request.withTotal ? await alerts.count(db, scope, visibility, request.filters) : undefined;
-    return { ...page, items: await this.hydrate(db, items), total };
-  }
-
-  private hydrate(db: Executor, alerts: AlertRecord[]): Promise<AlertView[]> {
-    return alertViews(db, this.deps.references, alerts);
+    return { ...page, items: await shape(db, items), total };
   }
 }

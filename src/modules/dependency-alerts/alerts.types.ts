@@ -3,6 +3,7 @@ import type { KeysetListRequest } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
 import type { AdvisoryRecord, AdvisoryVulnerability, EpssFilter } from '../advisories/advisories.types';
+import type { AdvisoryAlertJson } from '../advisories/advisory-alert-json';
 
 // Vocabulary of spec §3 and §4.4.
 export const ALERT_STATES = ['auto_dismissed', 'dismissed', 'fixed', 'open'] as const;
@@ -109,6 +110,11 @@ export interface AlertView {
   repository: RepositoryRecord;
 }
 
+/** An alert as its REST JSON is written: its advisory as alerts embed it, stored (advisory-alert-json.ts). */
+export interface AlertJsonView extends Omit<AlertView, 'advisory' | 'vulnerability'> {
+  advisory: AdvisoryAlertJson;
+}
+
 /** An alert as a list names it: its id and the version the list read (dependency_alerts.version). */
 export interface AlertKey {
   id: number;
@@ -127,6 +133,7 @@ export interface AlertReferences {
   alertsAt: AlertsAt<AlertRecord>;
   assigneesAt: AlertsAt<AlertAssignees>;
   advisoriesByIds: BatchLookup<AdvisoryRecord>;
+  advisoryJsonByIds: BatchLookup<AdvisoryAlertJson>;
   repositoriesByIds: BatchLookup<RepositoryRecord>;
   usersByIds: BatchLookup<UserRecord>;
 }

@@ -56,7 +56,7 @@ export class OrganizationAlerts {
   @FieldResolver(() => DependencyAlertConnection, { nullable: true, description: `Dependency alerts of the organization's repositories (${callersOf('listOrgDependencyAlerts')}).` })
   async dependencyAlerts(@Root() org: Organization, @Args() args: OrganizationDependencyAlertArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<DependencyAlert>> {
     const request = alertListRequestOf(args);
-    return connection(ctx.apiBase, await ctx.services.dependencyAlerts.listForOrg(ctx.principal, org.login, request), request);
+    return connection(ctx.apiBase, await ctx.services.dependencyAlerts.listForOrg(ctx.principal, org.login, request, ctx.services.dependencyAlerts.views), request);
   }
 }
 
@@ -65,7 +65,7 @@ export class EnterpriseAlerts {
   @FieldResolver(() => DependencyAlertConnection, { nullable: true, description: 'Dependency alerts of the organizations where the caller is an owner or security manager.' })
   async dependencyAlerts(@Root() enterprise: Enterprise, @Args() args: DependencyAlertArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<DependencyAlert>> {
     const request = alertListRequestOf(args);
-    return connection(ctx.apiBase, await ctx.services.dependencyAlerts.listForEnterprise(ctx.principal, enterprise.slug, request), request);
+    return connection(ctx.apiBase, await ctx.services.dependencyAlerts.listForEnterprise(ctx.principal, enterprise.slug, request, ctx.services.dependencyAlerts.views), request);
   }
 }
 
@@ -74,13 +74,13 @@ export class RepositoryAlerts {
   @FieldResolver(() => DependencyAlertConnection, { nullable: true, description: 'Dependency alerts of the repository.' })
   async dependencyAlerts(@Root() repo: Repository, @Args() args: RepositoryDependencyAlertArgs, @Ctx() ctx: GraphQLContext): Promise<Connection<DependencyAlert>> {
     const request = alertListRequestOf(args);
-    const page = await ctx.services.dependencyAlerts.listForRepo(ctx.principal, repo.record.ownerLogin, repo.name, request);
+    const page = await ctx.services.dependencyAlerts.listForRepo(ctx.principal, repo.record.ownerLogin, repo.name, request, ctx.services.dependencyAlerts.views);
     return connection(ctx.apiBase, page, request);
   }
 
   @FieldResolver(() => DependencyAlert, { nullable: true, description: 'One dependency alert by number.' })
   async dependencyAlert(@Root() repo: Repository, @Arg('number', () => Int, { description: 'The alert number.' }) number: number, @Ctx() ctx: GraphQLContext): Promise<DependencyAlert> {
-    return toDependencyAlert(ctx.apiBase, await ctx.services.dependencyAlerts.get(ctx.principal, repo.record.ownerLogin, repo.name, number));
+    return toDependencyAlert(ctx.apiBase, await ctx.services.dependencyAlerts.get(ctx.principal, repo.record.ownerLogin, repo.name, number, ctx.services.dependencyAlerts.views));
   }
 }
 
@@ -90,7 +90,7 @@ export class DependencyAlertMutations {
   @Mutation(() => UpdateDependencyAlertPayload, { nullable: true, description: 'Dismisses or reopens a dependency alert, and/or replaces its assignees.' })
   async updateDependencyAlert(@Arg('input', { description: 'What to change.' }) input: UpdateDependencyAlertInput, @Ctx() ctx: GraphQLContext): Promise<UpdateDependencyAlertPayload> {
     const patch = alertPatchOf(input);
-    const view = await ctx.services.dependencyAlerts.update(ctx.principal, { owner: input.owner, repo: input.repository, number: input.number }, patch);
+    const view = await ctx.services.dependencyAlerts.update(ctx.principal, { owner: input.owner, repo: input.repository, number: input.number }, patch, ctx.services.dependencyAlerts.views);
     return { dependencyAlert: toDependencyAlert(ctx.apiBase, view) };
   }
 }
