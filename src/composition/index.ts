@@ -95,11 +95,11 @@ const DEFAULT_CACHE_BYTES = 64 * 2 ** 20;
 
 /**
  * What alerts refer to, kept per version of the rows they come from: each alert's own version
- * for alert rows and assignee lists (a write to one alert empties nothing else), `reference`
- * for advisories, repositories and users.
+ * for assignee lists (a write to one alert empties nothing else), `reference` for advisories,
+ * their stored JSON, repositories and users. (A page's alert rows come with the statement
+ * that finds them.)
  */
 function cachedReferences(references: AlertReferences, budgets: CacheBudgets) {
-  const alertsAt = cachedAtRowVersions(references.alertsAt, { versionOf: (alert) => alert.version, budget: budgets.of('alert rows') });
   const assigneesAt = cachedAtRowVersions(references.assigneesAt, { versionOf: (assignees) => assignees.version, budget: budgets.of('alert assignees') });
   const advisoriesByIds = cachedBatch(references.advisoriesByIds, { version: 'reference', budget: budgets.of('advisories') });
   const advisoryJsonByIds = cachedBatch(references.advisoryJsonByIds, { version: 'reference', budget: budgets.of('advisory json') });
@@ -107,7 +107,6 @@ function cachedReferences(references: AlertReferences, budgets: CacheBudgets) {
   const usersByIds = cachedBatch(references.usersByIds, { version: 'reference', budget: budgets.of('users') });
   return (versions: DataVersions | undefined): AlertReferences => ({
     // Bound to no versions (a write, a command) every look-up reads the database.
-    alertsAt: versions === undefined ? references.alertsAt : alertsAt,
     assigneesAt: versions === undefined ? references.assigneesAt : assigneesAt,
     advisoriesByIds: advisoriesByIds(versions),
     advisoryJsonByIds: advisoryJsonByIds(versions),

@@ -25,7 +25,7 @@ export interface GraphQLOptions {
 }
 
 /**
- * Version-scoped caches (alert rows, references, responses) hold what a version read before
+ * Version-scoped caches (alert JSON, references, responses) hold what a version read before
  * the request: a mutation's payload may read what it just wrote, so its services are bound
  * to no versions, and read the database.
  */

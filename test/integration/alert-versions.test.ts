@@ -2,8 +2,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 import { alertsWorld, makeAdvisories, makeAlerts } from '../helpers/alerts-world';
 
 // dependency_alerts.version moves with every change of an alert row and of its assignees,
-// whoever writes it (the 20261127110000 migration's triggers): the caches of alert rows,
-// assignees and alert JSON (src/cache/cached-at-row-versions.ts) answer per alert version,
+// whoever writes it (the 20261127110000 migration's triggers): the caches of assignees and
+// alert JSON (src/cache/cached-at-row-versions.ts, alerts.cached-json.ts) answer per alert version,
 // so a change that left the version in place would be served stale.
 
 const advisories = makeAdvisories();

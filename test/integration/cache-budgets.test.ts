@@ -74,7 +74,6 @@ it('reports every cache in /metrics, each within its share of CACHE_MB, the shar
   expect(shared).toBeLessThanOrEqual(TINY);
   expect(shared).toBeGreaterThan(TINY - Object.keys(CACHE_SHARES).length);
   // Full: the pages read more alerts than the budget holds.
-  expect(caches.get('alert rows')!.bytes).toBeGreaterThan(caches.get('alert rows')!.limit * 0.8);
   expect(caches.get('alert json')!.bytes).toBeGreaterThan(caches.get('alert json')!.limit * 0.8);
   expect(caches.get('responses')).toEqual({ bytes: expect.any(Number), limit: 32 * 2 ** 20 });
   expect(caches.get('responses')!.bytes).toBeGreaterThan(0);
@@ -82,7 +81,7 @@ it('reports every cache in /metrics, each within its share of CACHE_MB, the shar
 
 it('holds, with room to spare, what the pages read', async () => {
   const caches = await cacheMetrics(roomy);
-  for (const name of ['alert rows', 'alert json', 'json fragments', 'advisory json', 'repositories', 'tokens', 'authorization decisions']) {
+  for (const name of ['alert json', 'json fragments', 'advisory json', 'repositories', 'tokens', 'authorization decisions']) {
     expect(caches.get(name)!.bytes).toBeGreaterThan(0);
     expect(caches.get(name)!.bytes).toBeLessThan(caches.get(name)!.limit / 4);
   }

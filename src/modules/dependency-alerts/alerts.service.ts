@@ -30,7 +30,6 @@ export interface AlertPage<T = AlertView> extends KeysetPage<T> {
 /** The references as the stores answer them. */
 export function storeReferences(stores: { alerts: AlertsStore; advisories: AdvisoryLookupStore; accounts: AccountsStore }): AlertReferences {
   return {
-    alertsAt: (db, keys) => stores.alerts.findByIds(db, keys.map((key) => key.id)),
     assigneesAt: (db, keys) => stores.alerts.assigneesAt(db, keys.map((key) => key.id)),
     advisoriesByIds: (db, ids) => stores.advisories.findByIds(db, ids),
     advisoryJsonByIds: (db, ids) => stores.advisories.alertJsonByIds(db, ids),
@@ -164,12 +163,9 @@ export class DependencyAlertsService {
   }
 
   private async page<T>(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest, shape: AlertShape<T>): Promise<AlertPage<T>> {
-    const { db, alerts, references } = this.deps;
-    const page = await alerts.listKeys(db, scope, visibility, request);
-    const records = await references.alertsAt(db, page.items);
-    // An alert deleted between the two statements is simply not shown.
-    const items = page.items.flatMap(({ id }) => records.get(id) ?? []);
+    const { db, alerts } = this.deps;
+    const page = await alerts.list(db, scope, visibility, request);
     const total = request.withTotal ? await alerts.count(db, scope, visibility, request.filters) : undefined;
-    return { ...page, items: await shape(db, items), total };
+    return { ...page, items: await shape(db, page.items), total };
   }
 }

@@ -125,12 +125,11 @@ export interface AlertKey {
 export type AlertsAt<V> = (db: Executor, keys: readonly AlertKey[]) => Promise<Map<number, V>>;
 
 /**
- * The batch look-ups a page of alerts is built from (cached in composition/index.ts, by
- * cache/cached-at-row-versions.ts, whose RowKey an AlertKey is): alerts and
- * their assignees at the alert versions asked for, the records they refer to by id.
+ * The batch look-ups what alerts show is loaded with (cached in composition/index.ts): their
+ * assignees at the alert versions asked for (cache/cached-at-row-versions.ts, whose RowKey an
+ * AlertKey is), the records they refer to by id.
  */
 export interface AlertReferences {
-  alertsAt: AlertsAt<AlertRecord>;
   assigneesAt: AlertsAt<AlertAssignees>;
   advisoriesByIds: BatchLookup<AdvisoryRecord>;
   advisoryJsonByIds: BatchLookup<AdvisoryAlertJson>;
