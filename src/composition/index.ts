@@ -96,8 +96,8 @@ const DEFAULT_CACHE_BYTES = 64 * 2 ** 20;
 /**
  * What alerts refer to, kept per version of the rows they come from: each alert's own version
  * for assignee lists (a write to one alert empties nothing else), `reference` for advisories,
- * their stored JSON, repositories and users. (A page's alert rows come with the statement
- * that finds them.)
+ * their stored JSON, repositories and users. (Alert rows are read only for the alerts whose
+ * JSON is not kept: alerts.cached-json.ts.)
  */
 function cachedReferences(references: AlertReferences, budgets: CacheBudgets) {
   const assigneesAt = cachedAtRowVersions(references.assigneesAt, { versionOf: (assignees) => assignees.version, budget: budgets.of('alert assignees') });
@@ -165,7 +165,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }), caches.of('authorization decisions'));
   const referencesAt = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), caches);
   const fragmentsAt = cachedFragments(freshFragments, caches.of('json fragments'));
-  const alertJsonAt = cachedAlertJson((versions) => alertJson(referencesAt(versions), fragmentsAt(versions)), caches.of('alert json'));
+  const alertJsonAt = cachedAlertJson((versions) => alertJson(alertStore, referencesAt(versions), fragmentsAt(versions)), caches.of('alert json'));
   // Ranges compiled once per reference version: a look-up of popular packages parses no event again.
   const matchableRangesAt = cachedBatch(matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)), { version: 'reference', budget: caches.of('advisory ranges') });
   // OIDC tokens: a repository's claim sources per data version, the signing key in memory (signing-keys.ts).

@@ -55,7 +55,7 @@ async function statementsOf(scope: AlertScope, visibility: AlertVisibility, requ
   const listen = (query: { sql: string; bindings?: unknown[] }) => captured.push({ sql: query.sql, bindings: query.bindings ?? [] });
   db.knex.on('query', listen);
   try {
-    await store.list(db.knex, scope, visibility, request);
+    await store.listKeys(db.knex, scope, visibility, request);
   } finally {
     db.knex.off('query', listen);
   }

@@ -22,8 +22,10 @@ declared[0]!.manifest_path = 'dir with "quotes"/\\back\u2028slash\u0001.json';
 Object.assign(declared[1]!, { state: 'dismissed', dismissed_at: '2026-03-05T12:00:00Z', dismissed_by: 'al-owner', dismissed_reason: 'inaccurate', dismissed_comment: 'emoji 🚀 and "quotes" </script>' });
 
 const advisoryStore = new AdvisoryLookupStore();
-const references = storeReferences({ alerts: new AlertsStore({ advisories: advisoryStore }), advisories: advisoryStore, accounts: new AccountsStore() });
-const asRecords: AlertShape<AlertRecord> = async (_db, alerts) => [...alerts];
+const alertStore = new AlertsStore({ advisories: advisoryStore });
+const references = storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts: new AccountsStore() });
+const asRecords: AlertShape<AlertRecord> = (db, keys) => alertStore.rowsAt(db, keys);
+const fresh = () => alertJson(alertStore, references, freshFragments);
 
 let t: TestApp;
 let views: AlertView[];
@@ -69,13 +71,13 @@ it.each([
   ['http://127.0.0.1:3000', true], ['http://127.0.0.1:3000', false], ['https://orgsec.example/api/v3', true], ['https://orgsec.example/api/v3', false],
 ])('writes every alert as JSON.stringify of its documented shape: stored, rebuilt from rows, cached (base %s, repository %s)', async (base, withRepository) => {
   const schema = withRepository ? alertWithRepositorySchema : alertSchema;
-  const fresh = await pageText(alertJson(references, freshFragments), base, withRepository);
-  const documented = JSON.stringify((JSON.parse(fresh) as unknown[]).map((alert) => schema.parse(alert)));
-  expect(fresh).toBe(documented);
+  const built = await pageText(fresh(), base, withRepository);
+  const documented = JSON.stringify((JSON.parse(built) as unknown[]).map((alert) => schema.parse(alert)));
+  expect(built).toBe(documented);
 
   // The same bytes from the advisories' rows (the stored copies marked stale), then stored again.
   await t.db.knex('advisories').update({ alert_json_format: null });
-  expect(await pageText(alertJson(references, freshFragments), base, withRepository)).toBe(documented);
+  expect(await pageText(fresh(), base, withRepository)).toBe(documented);
   expect(await t.services.advisoryAlertJson.writeStale(t.db.knex)).toBe(advisories.length);
 
   // The routes' writer (composition/index.ts): bound to no versions, afresh; to a request's, from the caches.
@@ -93,8 +95,8 @@ it('writes an empty page as []', async () => {
 
 it('never shows a stored copy older than its rows: any write to an advisory or its vulnerabilities marks it stale', async () => {
   const advisoryId = records[0]!.advisoryId;
-  const json = alertJson(references, freshFragments);
-  const shown = async () => JSON.parse(Buffer.concat((await json(t.db.knex, '', [records[0]!], { withRepository: false }))[0]!).toString('utf8'));
+  const json = fresh();
+  const shown = async () => JSON.parse(Buffer.concat((await json(t.db.knex, '', [records[0]!], { withRepository: false }))[0]!.parts).toString('utf8'));
   const formatOf = async () => (await t.db.knex('advisories').where('id', advisoryId).first('alert_json_format')).alert_json_format;
 
   await t.db.knex('advisories').where('id', advisoryId).update({ summary: 'Changed by hand' });
@@ -110,4 +112,12 @@ it('never shows a stored copy older than its rows: any write to an advisory or i
   expect((await shown()).security_advisory.vulnerabilities[0].vulnerable_version_range).toBe('< 9.9.9');
   await t.services.advisoryAlertJson.writeStale(t.db.knex);
   expect((await shown()).security_advisory.vulnerabilities[0].vulnerable_version_range).toBe('< 9.9.9');
+});
+
+it('leaves out an alert deleted after its page was listed, cached or not, and keeps the order of the rest', async () => {
+  const keys = [records[2]!, { id: 2 ** 31 - 1, version: 1 }, records[1]!];
+  for (const json of [fresh(), t.services.at({ data: 5, reference: 5 }).alertJson, t.services.at({ data: 5, reference: 5 }).alertJson]) {
+    const alerts = await json(t.db.knex, '', keys, { withRepository: false });
+    expect(alerts.map((a) => a.id)).toEqual([records[2]!.id, records[1]!.id]);
+  }
 });

@@ -35,7 +35,7 @@ export function cachedFragments(fragments: AlertFragments, budget: CacheBudget):
  * Each alert's parts kept per version of the alert (its row and assignees: see the
  * 20261127110000 migration) and of the records it refers to (`reference`): a write to one
  * alert leaves every other alert's parts in place, and only the alerts not kept are loaded
- * and written. Counted at the alert's own bytes and what holding them costs: the fragments
+ * (their rows among them) and written. Counted at the alert's own bytes and what holding them costs: the fragments
  * at odd positions are shared.
  */
 export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, budget: CacheBudget): AtVersions<AlertJson> {
@@ -47,19 +47,21 @@ export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, budget: CacheBudg
     const json = jsonAt(versions);
     const version = versions?.reference;
     if (version === undefined) return json;
-    return async (db, base, alerts, options) => {
-      if (db.isTransaction) return json(db, base, alerts, options);
-      const keys = alerts.map((alert) => `${base}\n${options.withRepository}\n${alert.id}\n${alert.version}`);
-      const parts = keys.map((key) => cache.get(version, key));
-      const missing = alerts.filter((_alert, i) => parts[i] === undefined);
-      if (missing.length === 0) return parts as Buffer[][];
-      const built = await json(db, base, missing, options);
-      let next = 0;
-      return parts.map((kept, i) => {
-        if (kept !== undefined) return kept;
-        const fresh = built[next++]!;
-        cache.set(version, keys[i]!, fresh);
-        return fresh;
+    return async (db, base, keys, options) => {
+      if (db.isTransaction) return json(db, base, keys, options);
+      const keyOf = (id: number, alertVersion: number) => `${base}\n${options.withRepository}\n${id}\n${alertVersion}`;
+      const kept = keys.map(({ id, version: alertVersion }) => cache.get(version, keyOf(id, alertVersion)));
+      const missing = keys.filter((_key, i) => kept[i] === undefined);
+      if (missing.length === 0) return keys.map(({ id, version: alertVersion }, i) => ({ id, version: alertVersion, parts: kept[i]! }));
+      const built = new Map((await json(db, base, missing, options)).map((alert) => [alert.id, alert]));
+      return keys.flatMap(({ id, version: alertVersion }, i) => {
+        const parts = kept[i];
+        if (parts !== undefined) return [{ id, version: alertVersion, parts }];
+        const fresh = built.get(id);
+        if (fresh === undefined) return []; // deleted since the list was read
+        // Kept at the version it was written from (newer than the list's, if it changed meanwhile).
+        cache.set(version, keyOf(fresh.id, fresh.version), fresh.parts);
+        return [fresh];
       });
     };
   };

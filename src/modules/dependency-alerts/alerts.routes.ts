@@ -9,19 +9,19 @@ import { parseInput } from '../../http/validate';
 import {
   ALERT_INPUT, ALERT_QUERY_INPUT, alertPath, enterpriseListRequest, enterprisePath, orgListRequest, orgPath, repoListRequest, repoPath, updateBody,
 } from './alerts.schemas';
-import { alertPageJson } from './alerts.serializers';
+import { alertPageJson, type AlertJsonParts } from './alerts.serializers';
 import type { AlertShape } from './alerts.service';
 
 /** This request's service (bound to its data versions for reads). */
 const alertsOf = (res: Response) => servicesOf(res).dependencyAlerts;
 
 /** Alerts as this request's REST JSON, in parts (cached, see composition/index.ts). */
-function json(res: Response, withRepository: boolean): AlertShape<Buffer[]> {
+function json(res: Response, withRepository: boolean): AlertShape<AlertJsonParts> {
   const alertJson = servicesOf(res).alertJson;
-  return (db, alerts) => alertJson(db, apiBaseOf(res), alerts, { withRepository });
+  return (db, keys) => alertJson(db, apiBaseOf(res), keys, { withRepository });
 }
 
-function sendPage(req: Request, res: Response, page: KeysetPage<Buffer[]>): void {
+function sendPage(req: Request, res: Response, page: KeysetPage<AlertJsonParts>): void {
   setCursorLinks(req, res, page);
   sendJsonText(res, 200, alertPageJson(page.items));
 }
@@ -54,14 +54,14 @@ export function dependencyAlertsRoutes(): Router {
   route(router, 'getDependencyAlert', async (req, res) => {
     const p = parseInput(alertPath, req.params, ALERT_INPUT);
     // Loaded after the versions were read: at least as new as they say.
-    sendJsonText(res, 200, await alertsOf(res).get(principalOf(res), p.owner, p.repo, p.alert_number, json(res, false)));
+    sendJsonText(res, 200, (await alertsOf(res).get(principalOf(res), p.owner, p.repo, p.alert_number, json(res, false))).parts);
   });
 
   route(router, 'updateDependencyAlert', async (req, res) => {
     const p = parseInput(alertPath, req.params, ALERT_INPUT);
     const patch = parseInput(updateBody, jsonBody(req), ALERT_INPUT);
     // Written in the change's transaction (no cache there): the alert as it now is.
-    sendJsonText(res, 200, await alertsOf(res).update(principalOf(res), { owner: p.owner, repo: p.repo, number: p.alert_number }, patch, json(res, false)));
+    sendJsonText(res, 200, (await alertsOf(res).update(principalOf(res), { owner: p.owner, repo: p.repo, number: p.alert_number }, patch, json(res, false))).parts);
   });
 
   return router;

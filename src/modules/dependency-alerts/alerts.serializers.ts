@@ -3,7 +3,7 @@ import { JsonFragment, toJsonParts } from '../../shared/json-fragments';
 import { serializeRepositorySummary, serializeUserSummary } from '../accounts/accounts.serializers';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
 import { alertJsonViews, vulnerabilityOf } from './alert-views';
-import type { AlertJsonView, AlertRecord, AlertReferences } from './alerts.types';
+import type { AlertJsonView, AlertKey, AlertRecord, AlertReferences } from './alerts.types';
 
 // REST shapes of spec §2.8 and §2.10 with reference.md's additions (the advisory's, §2.9, is
 // advisories.serializers.ts's, stored with the advisory: advisory-alert-json.ts); every field
@@ -61,18 +61,31 @@ export function serializeAlert(base: string, view: AlertJsonView, options: { wit
   return options.withRepository ? { ...body, repository: fragments.repository(base, repository) } : body;
 }
 
+/** One alert's JSON in parts (json-fragments.ts): its own bytes between shared fragments. */
+export interface AlertJsonParts {
+  id: number;
+  /** The version of the alert it was written from. */
+  version: number;
+  parts: Buffer[];
+}
+
 /**
- * Alerts' JSON, each in parts (json-fragments.ts): its own bytes between shared fragments, in
- * the order given, what they refer to loaded in `db` (the request's, or a write's transaction).
+ * Alerts' JSON, in the order of the keys (an alert deleted since left out), their rows and
+ * what they refer to loaded in `db` (the request's, or a write's transaction).
  */
-export type AlertJson = (db: Executor, base: string, alerts: readonly AlertRecord[], options: { withRepository: boolean }) => Promise<Buffer[][]>;
+export type AlertJson = (db: Executor, base: string, keys: readonly AlertKey[], options: { withRepository: boolean }) => Promise<AlertJsonParts[]>;
 
 /** Alerts written by `serializeAlert` from what `references` load, with the given fragments. */
-export function alertJson(references: AlertReferences, fragments: AlertFragments): AlertJson {
-  return async (db, base, alerts, options) => {
-    const views = await alertJsonViews(db, references, alerts);
-    return views.map((view) => toJsonParts(serializeAlert(base, view, options, fragments)));
+export function alertJson(rows: AlertRows, references: AlertReferences, fragments: AlertFragments): AlertJson {
+  return async (db, base, keys, options) => {
+    const views = await alertJsonViews(db, references, await rows.rowsAt(db, keys));
+    return views.map((view) => ({ id: view.alert.id, version: view.alert.version, parts: toJsonParts(serializeAlert(base, view, options, fragments)) }));
   };
+}
+
+/** Alert rows by key (the alerts store). */
+export interface AlertRows {
+  rowsAt(db: Executor, keys: readonly AlertKey[]): Promise<AlertRecord[]>;
 }
 
 const OPEN = Buffer.from('[');
@@ -80,11 +93,11 @@ const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from(']');
 
 /** A page of alerts: the list of its alerts' parts, written to the socket as they are (no copy). */
-export function alertPageJson(alerts: readonly Buffer[][]): Buffer[] {
+export function alertPageJson(alerts: readonly AlertJsonParts[]): Buffer[] {
   const parts: Buffer[] = [OPEN];
   for (const [i, alert] of alerts.entries()) {
     if (i > 0) parts.push(COMMA);
-    parts.push(...alert);
+    parts.push(...alert.parts);
   }
   parts.push(CLOSE);
   return parts;

@@ -14,13 +14,14 @@ import { alertViews } from './alert-views';
 import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store';
 import type { AdvisoryRecord } from '../advisories/advisories.types';
 import type { AlertsStore } from './alerts.store';
-import type { AlertListRequest, AlertPatch, AlertRecord, AlertRef, AlertReferences, AlertScope, AlertView, AlertVisibility } from './alerts.types';
+import type { AlertKey, AlertListRequest, AlertPatch, AlertRef, AlertReferences, AlertScope, AlertView, AlertVisibility } from './alerts.types';
 
 /**
- * How alerts are shown, from their records, in the order given: views for GraphQL, JSON for
- * REST (alerts.serializers.ts), each loading in `db` what it needs.
+ * How alerts are shown, from their keys, in the order given (an alert deleted since left
+ * out): views for GraphQL, JSON for REST (alerts.serializers.ts), each loading in `db` what
+ * it needs (REST: only for the alerts whose JSON is not kept at that version).
  */
-export type AlertShape<T> = (db: Executor, alerts: readonly AlertRecord[]) => Promise<T[]>;
+export type AlertShape<T> = (db: Executor, keys: readonly AlertKey[]) => Promise<T[]>;
 
 export interface AlertPage<T = AlertView> extends KeysetPage<T> {
   /** The size of the whole list, when asked for. */
@@ -68,7 +69,7 @@ export class DependencyAlertsService {
   constructor(private readonly deps: AlertsDeps) {}
 
   /** Alerts as views, with their advisories' records (GraphQL's shape). */
-  readonly views: AlertShape<AlertView> = (db, alerts) => alertViews(db, this.deps.references, alerts);
+  readonly views: AlertShape<AlertView> = async (db, keys) => alertViews(db, this.deps.references, await this.deps.alerts.rowsAt(db, keys));
 
   /** #23: only organizations where the caller is an owner or security manager. */
   async listForEnterprise<T>(principal: Principal, slug: string, request: AlertListRequest, shape: AlertShape<T>): Promise<AlertPage<T>> {
@@ -164,7 +165,7 @@ export class DependencyAlertsService {
 
   private async page<T>(scope: AlertScope, visibility: AlertVisibility, request: AlertListRequest, shape: AlertShape<T>): Promise<AlertPage<T>> {
     const { db, alerts } = this.deps;
-    const page = await alerts.list(db, scope, visibility, request);
+    const page = await alerts.listKeys(db, scope, visibility, request);
     const total = request.withTotal ? await alerts.count(db, scope, visibility, request.filters) : undefined;
     return { ...page, items: await shape(db, page.items), total };
   }
