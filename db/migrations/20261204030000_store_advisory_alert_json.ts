@@ -9,10 +9,11 @@ import type { Knex } from 'knex';
 // JSON is made of, by whoever (an older release, hand-written SQL), mark it stale, so a stored
 // copy never outlives its rows. Ids are never reused, so stale means only "build it".
 
+// The columns serializeAdvisory reads (and no other: a trigger on a column keeps an earlier
+// migration from dropping it).
 const SOURCE_COLUMNS = [
   'svcsa_id', 'cve_id', 'classification', 'summary', 'description', 'severity', 'cvss_vector_string', 'cvss_score', 'cvss_severities',
-  'epss_percentage', 'epss_percentile', 'cwes', 'identifiers', 'references', 'published_at', 'updated_at', 'withdrawn_at', 'type',
-  'reviewed_at', 'nvd_published_at', 'source_code_location', 'credits', 'modified',
+  'epss_percentage', 'epss_percentile', 'cwes', 'identifiers', 'references', 'published_at', 'updated_at', 'withdrawn_at',
 ].map((c) => `"${c}"`).join(', ');
 
 const PG_UP = [

@@ -10,7 +10,8 @@ import type { AdvisoryRecord } from './advisories.types';
 /**
  * The serializers' version: bump it when serializeAdvisory or serializeVulnerability changes
  * what they write, and stored copies of the old format are read from the rows instead, then
- * written again (advisories.alert-json-store.ts, at start-up).
+ * written again (advisories.alert-json-store.ts, at start-up). A serializer that comes to read
+ * another column of advisories needs a migration adding it to the staleness triggers'.
  */
 export const ADVISORY_ALERT_JSON_FORMAT = 1;
 
