@@ -19,6 +19,7 @@ export class ResponseCache {
    * authenticating. It follows the cache's own entries, so it is bounded as they are.
    */
   private readonly urls = new Map<string, number>();
+  private readonly asked = new RecentKeys(RECENT_KEYS);
 
   constructor(maxBytes: number, budgets?: CacheBudgets) {
     this.responses = maxBytes > 0
@@ -44,9 +45,15 @@ export class ResponseCache {
     return response;
   }
 
-  /** The one write path (REST reads and GraphQL queries), through the gate (response-cache-gate.ts). */
+  /**
+   * The one write path (REST reads and GraphQL queries), through the gate (response-cache-gate.ts).
+   * A response is kept from the second time it is built (`asked`): a stream of requests that
+   * are never repeated (a dashboard's filters, a crawl) would otherwise fill the cache with
+   * answers no one asks for again, evicting those that are, and hold their buffers.
+   */
   store(version: number, key: string, response: CachedResponse): void {
-    if (!this.responses?.set(version, key, response)) return;
+    if (!this.responses || !this.asked.again(key)) return;
+    if (!this.responses.set(version, key, response)) return;
     const url = urlOf(key);
     this.urls.set(url, (this.urls.get(url) ?? 0) + 1);
   }
@@ -64,6 +71,30 @@ export class ResponseCache {
 }
 
 const urlOf = (key: string) => key.slice(key.indexOf('\n') + 1);
+
+/** Responses built once that the cache remembers having built (their keys, not their bytes). */
+const RECENT_KEYS = 4096;
+
+/**
+ * The keys built lately, in two generations of at most `size` each (so at most 2 × size
+ * keys, a few hundred kilobytes): `again` says whether a key was built before within them.
+ */
+class RecentKeys {
+  private current = new Set<string>();
+  private previous = new Set<string>();
+
+  constructor(private readonly size: number) {}
+
+  again(key: string): boolean {
+    if (this.current.has(key) || this.previous.has(key)) return true;
+    if (this.current.size >= this.size) {
+      this.previous = this.current;
+      this.current = new Set();
+    }
+    this.current.add(key);
+    return false;
+  }
+}
 
 /** The cache key: caller, API base, and the request as sent (a URL, or a GraphQL body). */
 export function responseCacheKey(principal: Principal | undefined, apiBase: string, request: string): string {

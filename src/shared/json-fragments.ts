@@ -37,9 +37,14 @@ export function toJsonParts(value: unknown): Buffer[] {
     return MARK;
   });
   const own = text.split(QUOTED_MARK);
+  // The document's own pieces share one allocation of their own: one per document, not per piece.
+  const bytes = ownBytes(own.join(''));
   const parts: Buffer[] = [];
+  let offset = 0;
   for (const [i, piece] of own.entries()) {
-    parts.push(ownBytes(piece));
+    const length = Buffer.byteLength(piece, 'utf8');
+    parts.push(bytes.subarray(offset, offset + length));
+    offset += length;
     const fragment = fragments[i];
     if (fragment) parts.push(fragment.bytes);
   }

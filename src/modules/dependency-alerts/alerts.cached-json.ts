@@ -40,7 +40,8 @@ export function cachedFragments(fragments: AlertFragments, budget: CacheBudget):
  */
 export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, budget: CacheBudget): AtVersions<AlertJson> {
   const cache = new VersionedCache<Buffer[]>({
-    maxSize: budget.maxBytes, sizeOf: (parts, key) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length + 96 : 16), 128 + entryBytes(key)),
+    // The own parts (even positions) share one allocation (json-fragments.ts).
+    maxSize: budget.maxBytes, sizeOf: (parts, key) => parts.reduce((n, p, i) => n + (i % 2 === 0 ? p.length + 48 : 16), 224 + entryBytes(key)),
     report: budget.report,
   });
   return (versions) => {
