@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 // The release before the newest migration, built from this repository's history, for the
-// rolling-upgrade test: `git archive` of the parent of the newest commit that touched
+// rolling-upgrade test: `git archive` of the parent of the newest commit that added a file to
 // db/migrations, compiled with this checkout's node_modules when both lockfiles agree (else
 // installed with `npm ci`). Built once per commit into the temporary directory.
 
@@ -29,7 +29,8 @@ function run(command: string, args: string[], cwd: string): void {
 
 export function buildPreviousRelease(): Release {
   if (git('rev-parse', '--is-shallow-repository') === 'true') throw new Error('the upgrade test needs the repository\'s history: this clone is shallow (git fetch --unshallow)');
-  const newestMigration = git('log', '-1', '--format=%H', '--', 'db/migrations');
+  // The commit that added the newest migration file (a later edit of it is not a new migration).
+  const newestMigration = git('log', '-1', '--diff-filter=A', '--format=%H', '--', 'db/migrations');
   const commit = git('rev-parse', `${newestMigration}^`);
   const dir = path.join(os.tmpdir(), `orgsec-release-${commit.slice(0, 12)}`);
   const cli = path.join(dir, 'dist', 'src', 'cli', 'index.js');
