@@ -1,7 +1,7 @@
 import type { Executor } from '../../database/transaction';
 import { chunksOf, VALUES_PER_IN_LIST } from '../../shared/chunks';
 import { parseJsonColumn } from '../../shared/json';
-import { ADVISORY_ALERT_JSON_FORMAT, alertJsonOfColumns, alertJsonOfRecord, type AdvisoryAlertJson } from './advisory-alert-json';
+import { alertJsonOfColumns, isCurrentFormat, alertJsonOfRecord, type AdvisoryAlertJson } from './advisory-alert-json';
 import type { AdvisoryRecord, AdvisoryTraits, VulnerabilityTraits } from './advisories.types';
 
 type Row = Record<string, any>;
@@ -69,7 +69,7 @@ export class AdvisoryLookupStore {
     const rows: Row[] = await db('advisories').whereIn('id', unique).select('id', 'alert_json', 'alert_json_vulnerabilities', 'alert_json_format');
     const stale: number[] = [];
     for (const row of rows) {
-      if (row.alert_json_format === null || Number(row.alert_json_format) !== ADVISORY_ALERT_JSON_FORMAT) stale.push(Number(row.id));
+      if (!isCurrentFormat(row.alert_json_format)) stale.push(Number(row.id));
       else out.set(Number(row.id), alertJsonOfColumns(row as { alert_json: string; alert_json_vulnerabilities: string }));
     }
     for (const [id, record] of await this.findByIds(db, stale)) out.set(id, alertJsonOfRecord(record));

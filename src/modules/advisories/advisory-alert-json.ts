@@ -15,6 +15,9 @@ import type { AdvisoryRecord } from './advisories.types';
  */
 export const ADVISORY_ALERT_JSON_FORMAT = 1;
 
+/** Whether stored columns of this format (NULL: stale) may be read as they are. */
+export const isCurrentFormat = (format: unknown): boolean => format !== null && format !== undefined && Number(format) === ADVISORY_ALERT_JSON_FORMAT;
+
 /** One vulnerability of an advisory: what picks it for an alert (alert-views.ts), and its JSON. */
 export interface VulnerabilityJson {
   id: number;

@@ -43,8 +43,8 @@ export class AlertEvents {
   async rowsOf(trx: Knex.Transaction, events: readonly AlertEvent[], now: string): Promise<EventRow[]> {
     if (events.length === 0) return [];
     const ids = [...new Set(events.map((e) => e.alertId))];
-    const records = await this.alerts.findByIds(trx, ids);
-    const views = new Map((await alertJsonViews(trx, this.references, ids.flatMap((id) => records.get(id) ?? []))).map((v) => [v.alert.id, v]));
+    const records = await this.alerts.rowsAt(trx, ids.map((id) => ({ id })));
+    const views = new Map((await alertJsonViews(trx, this.references, records)).map((v) => [v.alert.id, v]));
     return eventRows(events, views, now);
   }
 

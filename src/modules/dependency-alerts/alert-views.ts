@@ -1,6 +1,6 @@
 import type { Executor } from '../../database/transaction';
 import type { BatchLookup } from '../../cache/cached-batch';
-import type { AlertJsonView, AlertRecord, AlertReferences, AlertView } from './alerts.types';
+import type { AlertJsonView, AlertRecord, AlertReferences, AlertView, AlertViewWith } from './alerts.types';
 
 /**
  * The vulnerability entry an alert shows (`security_vulnerability`; the alert engine triages by
@@ -14,20 +14,11 @@ export function vulnerabilityOf<Row extends { id: number; ecosystem: string; pac
   return matched ?? rows.find((v) => v.ecosystem === alert.ecosystem && v.packageName === alert.packageName);
 }
 
-/** What an alert shows, with its advisory in the form `A` the caller reads it in. */
-interface ViewOf<A> {
-  alert: AlertRecord;
-  advisory: A;
-  assignees: AlertView['assignees'];
-  dismissedBy: AlertView['dismissedBy'];
-  repository: AlertView['repository'];
-}
-
 /**
  * Loads what alerts show, a batch per kind (never a query per alert), in the order given:
  * for pages, #27's answer, and the events the alert engine writes.
  */
-async function viewsOf<A>(db: Executor, references: AlertReferences, alerts: readonly AlertRecord[], advisoriesByIds: BatchLookup<A>): Promise<Array<ViewOf<A>>> {
+async function viewsOf<A>(db: Executor, references: AlertReferences, alerts: readonly AlertRecord[], advisoriesByIds: BatchLookup<A>): Promise<Array<AlertViewWith<A>>> {
   // In sequence: inside a transaction these share one connection.
   const advisoryById = await advisoriesByIds(db, alerts.map((a) => a.advisoryId));
   const assigneesByAlert = await references.assigneesAt(db, alerts);
@@ -43,7 +34,7 @@ async function viewsOf<A>(db: Executor, references: AlertReferences, alerts: rea
   }));
 }
 
-/** Alerts with their advisories' records (GraphQL, auto-triage). */
+/** Alerts with their advisories' records (GraphQL). */
 export async function alertViews(db: Executor, references: AlertReferences, alerts: readonly AlertRecord[]): Promise<AlertView[]> {
   const views = await viewsOf(db, references, alerts, references.advisoriesByIds);
   return views.map((view) => ({ ...view, vulnerability: vulnerabilityOf(view.alert, view.advisory.vulnerabilities) ?? null }));

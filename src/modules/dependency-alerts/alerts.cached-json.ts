@@ -35,8 +35,8 @@ export function cachedFragments(fragments: AlertFragments, budget: CacheBudget):
  * Each alert's parts kept per version of the alert (its row and assignees: see the
  * 20261127110000 migration) and of the records it refers to (`reference`): a write to one
  * alert leaves every other alert's parts in place, and only the alerts not kept are loaded
- * (their rows among them) and written. Counted at the alert's own bytes and what holding them costs: the fragments
- * at odd positions are shared.
+ * (their rows among them) and written. Counted at the alert's own bytes and what holding
+ * them costs: the fragments at odd positions are shared.
  */
 export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, budget: CacheBudget): AtVersions<AlertJson> {
   const cache = new VersionedCache<Buffer[]>({

@@ -85,7 +85,7 @@ export function alertJson(rows: AlertRows, references: AlertReferences, fragment
 
 /** Alert rows by key (the alerts store). */
 export interface AlertRows {
-  rowsAt(db: Executor, keys: readonly AlertKey[]): Promise<AlertRecord[]>;
+  rowsAt(db: Executor, keys: ReadonlyArray<Pick<AlertKey, 'id'>>): Promise<AlertRecord[]>;
 }
 
 const OPEN = Buffer.from('[');

@@ -98,7 +98,7 @@ export class AlertsStore {
   }
 
   /** The rows of alerts named by keys, in their order (one statement); an alert deleted since is left out. */
-  async rowsAt(db: Executor, keys: readonly AlertKey[]): Promise<AlertRecord[]> {
+  async rowsAt(db: Executor, keys: ReadonlyArray<Pick<AlertKey, 'id'>>): Promise<AlertRecord[]> {
     const rows = await this.findByIds(db, keys.map((key) => key.id));
     return keys.flatMap((key) => rows.get(key.id) ?? []);
   }

@@ -110,10 +110,11 @@ export interface AlertView {
   repository: RepositoryRecord;
 }
 
+/** What an alert shows, with its advisory in the form `A` it is read in. */
+export type AlertViewWith<A> = Omit<AlertView, 'advisory' | 'vulnerability'> & { advisory: A };
+
 /** An alert as its REST JSON is written: its advisory as alerts embed it, stored (advisory-alert-json.ts). */
-export interface AlertJsonView extends Omit<AlertView, 'advisory' | 'vulnerability'> {
-  advisory: AdvisoryAlertJson;
-}
+export type AlertJsonView = AlertViewWith<AdvisoryAlertJson>;
 
 /** An alert as a list names it: its id and the version the list read (dependency_alerts.version). */
 export interface AlertKey {
