@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,8 @@ import path from 'node:path';
 // The release before the newest migration, built from this repository's history, for the
 // rolling-upgrade test: `git archive` of the parent of the newest commit that added a file to
 // db/migrations, compiled with this checkout's node_modules when both lockfiles agree (else
-// installed with `npm ci`). Built once per commit into the temporary directory.
+// installed with `npm ci`). Built once per commit and checkout into the temporary directory: a
+// build linked to another checkout's node_modules breaks when that checkout is removed.
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -32,9 +34,12 @@ export function buildPreviousRelease(): Release {
   // The commit that added the newest migration file (a later edit of it is not a new migration).
   const newestMigration = git('log', '-1', '--diff-filter=A', '--format=%H', '--', 'db/migrations');
   const commit = git('rev-parse', `${newestMigration}^`);
-  const dir = path.join(os.tmpdir(), `orgsec-release-${commit.slice(0, 12)}`);
+  const checkout = createHash('sha256').update(ROOT).digest('hex').slice(0, 8);
+  const dir = path.join(os.tmpdir(), `orgsec-release-${commit.slice(0, 12)}-${checkout}`);
   const cli = path.join(dir, 'dist', 'src', 'cli', 'index.js');
-  if (!fs.existsSync(cli)) {
+  // existsSync follows the link: a dangling node_modules means building again.
+  const usable = fs.existsSync(cli) && fs.existsSync(path.join(dir, 'node_modules', '.package-lock.json'));
+  if (!usable) {
     const building = `${dir}.building-${process.pid}`;
     fs.rmSync(building, { recursive: true, force: true });
     fs.mkdirSync(building);
