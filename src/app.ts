@@ -35,7 +35,7 @@ import { serveCachedGraphQLResponses } from './graphql/cached-responses';
 import { answerJsonToRestClients } from './graphql/accept';
 import { withCors, type CorsOrigins } from './http/cors';
 import { OPERATIONS, OPERATION_LIST, expressPath } from './operations';
-import { refuseWhenSnapshotQueueFull } from './modules/dependency-graph/dependency-graph.routes';
+import { admitSnapshot, snapshotBodyParser } from './modules/dependency-graph/dependency-graph.routes';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = [LAYOUT_GRAPHQL_PATH, '/graphql'];
@@ -66,7 +66,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use(requestLog(logger));
 
   // Operations endpoints: outside the API (no authentication, no rate limit), not counted.
-  const metrics = createMetrics(services.database, { routelessMounts: GRAPHQL_PATHS, caches: services.caches });
+  const metrics = createMetrics(services.database, { routelessMounts: GRAPHQL_PATHS, caches: services.caches, snapshots: services.snapshotQueue });
   app.use(healthRoutes(services.database));
   app.get('/metrics', metrics.serve);
   app.use(metrics.countRequests);
@@ -98,7 +98,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // A body is parsed once: bundles may be larger than the default limit.
   api.post(expressPath(OPERATIONS.createAttestation.path), jsonParser(MAX_BUNDLE_BYTES));
   // A full snapshot queue refuses before the body is read: refusals cost the instance next to nothing.
-  api.post(expressPath(OPERATIONS.createDependencySnapshot.path), refuseWhenSnapshotQueueFull(services), jsonParser(MAX_SNAPSHOT_BYTES));
+  api.post(expressPath(OPERATIONS.createDependencySnapshot.path), admitSnapshot(services), snapshotBodyParser(MAX_SNAPSHOT_BYTES));
   api.use(jsonParser());
   api.use(bindRequestServices(services, (req, res) => req.method === 'GET' || req.method === 'HEAD' || res.locals.readsOnly === true));
   api.use(apiVersion);

@@ -1,4 +1,5 @@
-import express, { type Request, type RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { BadRequestError } from '../errors/domain';
 import { assertNoTokenInQuery } from './authenticate';
 
@@ -6,9 +7,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Deeper JSON is refused before any code walks it (no request can exhaust the stack). */
 export const MAX_JSON_DEPTH = 64;
 
-/** Bodies are JSON whatever the Content-Type says; primitives are checked per operation. */
-export function jsonParser(limit: number = MAX_BODY_BYTES): RequestHandler {
-  return express.json({ limit, strict: false, type: () => true });
+/**
+ * Bodies are JSON whatever the Content-Type says; primitives are checked per operation.
+ * `onBodyRead` is told when the whole body has arrived, before it is parsed.
+ */
+export function jsonParser(limit: number = MAX_BODY_BYTES, { onBodyRead }: { onBodyRead?: (res: Response) => void } = {}): RequestHandler {
+  const verify = onBodyRead === undefined ? undefined : (_req: unknown, res: ServerResponse) => onBodyRead(res as Response);
+  return express.json({ limit, strict: false, type: () => true, ...(verify ? { verify } : {}) });
 }
 
 function depthOf(value: unknown): number {

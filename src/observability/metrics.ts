@@ -29,13 +29,15 @@ export interface MetricsOptions {
   routelessMounts: readonly string[];
   /** The instance's memory caches, reported by name. */
   caches: CacheBudgets;
+  /** The snapshots' share of the instance (modules/dependency-graph/snapshot-queue.ts). */
+  snapshots: { readonly share: { readonly spentSeconds: number }; readonly refusals: number };
 }
 
 /**
  * One registry per app (not prom-client's global one, so several apps in one process never
  * clash): HTTP, GraphQL and database metrics, and the default process metrics.
  */
-export function createMetrics(database: Database, { routelessMounts, caches }: MetricsOptions): Metrics {
+export function createMetrics(database: Database, { routelessMounts, caches, snapshots }: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -46,6 +48,7 @@ export function createMetrics(database: Database, { routelessMounts, caches }: M
   });
   instrumentDatabase(database, registry, SECONDS_BUCKETS);
   reportCaches(caches, registry);
+  reportSnapshots(snapshots, registry);
   new Gauge({
     name: 'orgsec_heap_limit_bytes', help: 'The JavaScript heap the server may use: HEAP_MB (V8\'s old generation) and the young generation.', registers: [registry],
     collect() { this.set(v8.getHeapStatistics().heap_size_limit); },
@@ -76,6 +79,19 @@ export function createMetrics(database: Database, { routelessMounts, caches }: M
     }
   };
   return { countRequests, countRequest, serve, graphql: graphqlMetricsPlugin(registry, SECONDS_BUCKETS) };
+}
+
+/** What snapshots took from the instance and how many it refused, read when scraped. */
+function reportSnapshots(snapshots: MetricsOptions['snapshots'], registry: Registry): void {
+  const counter = (name: string, help: string, valueOf: () => number) => new Counter({
+    name, help, registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(valueOf());
+    },
+  });
+  counter('orgsec_snapshot_work_seconds_total', 'Seconds of dependency snapshot work (their requests\' own and the worker\'s applications), kept to SNAPSHOT_WORKER_SHARE while other requests are answered.', () => snapshots.share.spentSeconds);
+  counter('orgsec_snapshots_refused_total', 'Dependency snapshots refused with 503 and Retry-After (their share spent, or the queue too long).', () => snapshots.refusals);
 }
 
 /** Each memory cache's bytes and budget (CACHE_MB, RESPONSE_CACHE_MB), read when scraped. */

@@ -158,7 +158,7 @@ async function main(): Promise<void> {
 
   // Issue 21: snapshots and computed alerts over a copy of the world with 20,000 advisories added.
   const snapshots = scenarioPattern.test(SNAPSHOT_SCENARIO)
-    ? await benchSnapshots({ workDir, worldFile: dbFile, port: ORGSEC_PORT, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, snapshots: settings.snapshots })
+    ? await benchSnapshots({ workDir, worldFile: dbFile, port: ORGSEC_PORT, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, snapshots: settings.snapshots, rounds: settings.rounds })
     : undefined;
 
   // Issue 22: webhook delivery of 1,000 alert changes to 3 hooks, beside reads.

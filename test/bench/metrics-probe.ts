@@ -5,6 +5,10 @@
 export interface ServerCounters {
   sqlStatements: number;
   httpRequests: number;
+  /** Seconds of dependency snapshot work (orgsec_snapshot_work_seconds_total). */
+  snapshotWorkSeconds: number;
+  /** Seconds of garbage collection on the server's thread (nodejs_gc_duration_seconds_sum, every kind). */
+  gcSeconds: number;
 }
 
 function sumOf(text: string, name: string): number {
@@ -19,7 +23,10 @@ export async function readCounters(baseUrl: string): Promise<ServerCounters> {
   const response = await fetch(`${baseUrl}/metrics`);
   if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
   const text = await response.text();
-  return { sqlStatements: sumOf(text, 'orgsec_db_query_duration_seconds_count'), httpRequests: sumOf(text, 'orgsec_http_requests_total') };
+  return {
+    sqlStatements: sumOf(text, 'orgsec_db_query_duration_seconds_count'), httpRequests: sumOf(text, 'orgsec_http_requests_total'),
+    snapshotWorkSeconds: sumOf(text, 'orgsec_snapshot_work_seconds_total'), gcSeconds: sumOf(text, 'nodejs_gc_duration_seconds_sum'),
+  };
 }
 
 /** Each memory cache's bytes and limit (orgsec_cache_bytes, orgsec_cache_limit_bytes), by name. */
@@ -33,7 +40,7 @@ export async function readCaches(baseUrl: string): Promise<Array<{ name: string;
   return [...caches.values()];
 }
 
-export function sqlPerRequest(before: ServerCounters, after: ServerCounters): number | undefined {
+export function sqlPerRequest(before: Pick<ServerCounters, 'sqlStatements' | 'httpRequests'>, after: Pick<ServerCounters, 'sqlStatements' | 'httpRequests'>): number | undefined {
   const requests = after.httpRequests - before.httpRequests;
   return requests > 0 ? (after.sqlStatements - before.sqlStatements) / requests : undefined;
 }

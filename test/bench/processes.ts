@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 
@@ -13,6 +13,16 @@ export const LOAD_CORE = 1;
 
 export function spawnPinned(core: number | undefined, command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
   return core !== undefined && hasTaskset ? spawn('taskset', ['-c', String(core), command, ...args], options) : spawn(command, args, options);
+}
+
+/**
+ * Pins this process, every thread of it, to `core` (undefined: every core again): for the
+ * stretches where the bench itself sends load beside autocannon, so it takes the load core, not the server's.
+ */
+export function pinSelf(core: number | undefined): void {
+  if (!hasTaskset) return;
+  const cores = core === undefined ? `0-${os.cpus().length - 1}` : String(core);
+  spawnSync('taskset', ['-a', '-p', '-c', cores, String(process.pid)], { stdio: 'ignore' });
 }
 
 /** Resolves when `url` answers 2xx; rejects after about 20 s or when `child` exits first. */

@@ -48,6 +48,15 @@ async function post(base: string, body: unknown) {
   return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() as Record<string, any> };
 }
 
+/** A snapshot sent again after its Retry-After while refused (503), as Octokit's retry plugin does: its answer. */
+async function postUntilTaken(base: string, body: unknown) {
+  for (let tries = 1; ; tries++) {
+    const answer = await post(base, body);
+    if (answer.status !== 503 || tries === 5) return answer;
+    await new Promise((resolve) => setTimeout(resolve, Number(answer.retryAfter) * 1000));
+  }
+}
+
 /**
  * A request the instance is answering until released: its body is announced and never sent,
  * so the server waits for it (the instance then has someone a snapshot would make wait).
@@ -117,7 +126,8 @@ it('while another request is answered, snapshots are queued (ACCEPTED) and appli
     await new Promise((resolve) => setTimeout(resolve, 100)); // the server has the held request
     // Fixed, vulnerable again, fixed, vulnerable again: only the order they came in ends open.
     const answers = [];
-    for (const version of ['1.3.1', '1.2.0', '1.4.0', '1.1.0']) answers.push(await post(base, snapshot(version)));
+    // Past the snapshots' share of the instance one is refused for a moment, and sent again.
+    for (const version of ['1.3.1', '1.2.0', '1.4.0', '1.1.0']) answers.push(await postUntilTaken(base, snapshot(version)));
     for (const answer of answers) {
       expect(answer.status).toBe(201);
       expect(answer.body.result).toBe('ACCEPTED');
@@ -138,9 +148,11 @@ it('while another request is answered, snapshots are queued (ACCEPTED) and appli
 });
 
 it('a full queue refuses with 503 and Retry-After before storing anything, on REST and GraphQL', async () => {
-  // A 1% share and a 1 s bound: even an empty queue would wait longer than allowed.
+  // A 1% share and a 1 s bound: while another request is answered, even an empty queue would wait longer than allowed.
   const base = (await restart({ SNAPSHOT_WORKER_SHARE: '1', SNAPSHOT_QUEUE_MAX_DELAY: '1' })).url;
   const stored = await storedSnapshots();
+  const held = heldRequest(base);
+  await new Promise((resolve) => setTimeout(resolve, 100));
   const answer = await post(base, snapshot('1.0.0'));
   expect(answer.status).toBe(503);
   expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
@@ -153,15 +165,24 @@ it('a full queue refuses with 503 and Retry-After before storing anything, on RE
   expect(result.data.submitDependencySnapshot).toBeNull();
   expect(result.errors[0]!.extensions).toEqual({ code: 'SERVICE_UNAVAILABLE', retryAfterSeconds: expect.any(Number) });
   expect(await storedSnapshots()).toBe(stored);
+  held.release();
+  // Nobody else answered: nobody to keep the share for, so the same snapshot is applied.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const alone = await post(base, snapshot('1.0.0'));
+  expect([alone.status, alone.body.result]).toEqual([201, 'SUCCESS']);
+  // What the operator sees: both refusals counted, and the applied snapshot's time.
+  const metrics = await (await fetch(`${base}/metrics`)).text();
+  expect(Number(/^orgsec_snapshots_refused_total (\S+)$/m.exec(metrics)?.[1])).toBe(2);
+  expect(Number(/^orgsec_snapshot_work_seconds_total (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
 });
 
 it('what an instance queued and did not apply, the next instance applies, in order', async () => {
-  // A 1% share with no bound to speak of: after each application the worker rests 99 times as long.
-  let base = (await restart({ SNAPSHOT_WORKER_SHARE: '1', SNAPSHOT_QUEUE_MAX_DELAY: '3600' })).url;
+  // A 5% share with no bound to speak of: after each application the worker rests 19 times as long.
+  let base = (await restart({ SNAPSHOT_WORKER_SHARE: '5', SNAPSHOT_QUEUE_MAX_DELAY: '3600' })).url;
   const held = heldRequest(base);
   await new Promise((resolve) => setTimeout(resolve, 100));
   const ids: number[] = [];
-  for (const version of ['1.3.1', '1.2.0', '1.3.2']) ids.push(Number((await post(base, snapshot(version))).body.id));
+  for (const version of ['1.3.1', '1.2.0', '1.3.2']) ids.push(Number((await postUntilTaken(base, snapshot(version))).body.id));
   held.release();
   instance!.process.kill('SIGKILL'); // nothing is given back: what it had not applied stays queued
   await new Promise((resolve) => instance!.process.once('exit', resolve));

@@ -8,7 +8,7 @@ import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import { currentDependencies } from './current-dependencies';
 import type { CurrentDependency, SnapshotInput, SnapshotReceipt } from './dependency-graph.types';
 import type { DependencySnapshotsStore } from './dependency-snapshots.store';
-import type { SnapshotQueue } from './snapshot-queue';
+import type { SnapshotQueue, SnapshotRequestWork } from './snapshot-queue';
 import type { SnapshotQueueStore } from './snapshot-queue.store';
 import { recordSnapshot } from './snapshot-recording';
 
@@ -27,25 +27,29 @@ export class DependencyGraphService {
     db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore; alerts: SnapshotEvaluation; queue: SnapshotQueue; queueStore: SnapshotQueueStore;
   }) {}
 
-  /** S1's refusal when the snapshot queue is full (503 with Retry-After); REST asks once more before it reads the body (dependency-graph.routes.ts). */
-  private async refuseWhenQueueFull(): Promise<void> {
-    const refusal = await this.deps.queue.refusal(this.deps.db);
-    if (refusal !== undefined) throw refusal;
-  }
-
   /**
    * S1: stores a checked submission and applies it to the default branch's dependencies when
-   * it is for it, at once or, while the instance answers others, through the queue (snapshot-queue.ts).
+   * it is for it, at once or, while the instance answers others, through the queue
+   * (snapshot-queue.ts). The request's own work, from `work.startedAt`, is charged to the
+   * share of snapshot work whatever the outcome.
    */
-  async submit(principal: Principal, owner: string, name: string, input: SnapshotInput): Promise<SnapshotReceipt> {
-    await this.refuseWhenQueueFull();
-    const queue = this.deps.queue.shouldQueue();
-    const receipt = await withTransaction(this.deps.db, async (trx) => {
-      const repo = await this.deps.lookups.repo(trx, principal, 'createDependencySnapshot', owner, name);
-      return recordSnapshot(trx, { snapshots: this.deps.snapshots, alerts: this.deps.alerts, queue: this.deps.queueStore }, repo.id, input, nowTimestamp(), { queue });
-    });
-    if (receipt.queued) this.deps.queue.queued();
-    return receipt;
+  async submit(principal: Principal, owner: string, name: string, input: SnapshotInput, work: SnapshotRequestWork = {}): Promise<SnapshotReceipt> {
+    const startedAt = work.startedAt ?? performance.now();
+    // REST admits a snapshot before its body is read (dependency-graph.routes.ts); GraphQL here.
+    const admission = work.admission ?? await this.deps.queue.admit(this.deps.db);
+    let applied = false;
+    try {
+      const queue = this.deps.queue.shouldQueue(admission, work);
+      const receipt = await withTransaction(this.deps.db, async (trx) => {
+        const repo = await this.deps.lookups.repo(trx, principal, 'createDependencySnapshot', owner, name);
+        return recordSnapshot(trx, { snapshots: this.deps.snapshots, alerts: this.deps.alerts, queue: this.deps.queueStore }, repo.id, input, nowTimestamp(), { queue });
+      });
+      applied = receipt.result === 'SUCCESS';
+      if (receipt.queued) this.deps.queue.queued();
+      return receipt;
+    } finally {
+      admission.finish((performance.now() - startedAt) / 1000, { applied });
+    }
   }
 
   /** S2's reading: the repository's current dependency set (also GraphQL's `dependencies`). */

@@ -15,13 +15,15 @@ const POLL_MS = 1_000;
 /** A snapshot that failed this many times is left stored but unapplied (logged), so one bad row cannot stop the queue. */
 const MAX_ATTEMPTS = 3;
 const RETRY_AFTER_FAILURE_MS = 1_000;
+/** The longest rest the share imposes before it is looked at again. */
+const MAX_SHARE_REST_MS = 250;
 
 /**
  * Applies the queued snapshots of every instance, oldest first, one transaction each (the
  * queue row goes in the transaction that applies it: a crash leaves it queued). It runs on
- * the instance's event loop and keeps to the queue's share: after an application of `w`
- * seconds while requests wait, it rests `w × (1 − share) / share`; with none waiting it goes
- * straight on.
+ * the instance's event loop and keeps, with the snapshot requests, to the share of snapshot
+ * work (snapshot-share.ts): while other requests are answered it rests as long as the share
+ * says; with none it goes straight on.
  */
 export class SnapshotWorker {
   private stopped = true;
@@ -60,6 +62,13 @@ export class SnapshotWorker {
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      // Kept to the share of snapshot work (snapshot-share.ts), looked at again at least every
+      // MAX_SHARE_REST_MS: the wait shortens when the other requests stop.
+      const owed = this.deps.queue.workerWaitSeconds();
+      if (owed > 0) {
+        await this.rest(Math.min(owed * 1000, MAX_SHARE_REST_MS), { wakeable: false });
+        continue;
+      }
       let outcome: 'applied' | 'empty' | 'failed';
       const started = performance.now();
       try {
@@ -70,12 +79,8 @@ export class SnapshotWorker {
       }
       if (this.stopped) break;
       if (outcome === 'applied') {
-        const seconds = (performance.now() - started) / 1000;
-        this.deps.queue.recordApplication(seconds);
-        const share = this.deps.queue.settings.workerShare;
-        // Not woken by snapshots queued meanwhile: at any rate of them it keeps to its share.
-        if (this.deps.queue.requestsWaiting && share < 1) await this.rest((seconds * 1000 * (1 - share)) / share, { wakeable: false });
-        else await new Promise((resolve) => setImmediate(resolve));
+        this.deps.queue.recordApplication((performance.now() - started) / 1000);
+        await new Promise((resolve) => setImmediate(resolve));
       } else {
         await this.rest(outcome === 'empty' ? POLL_MS : RETRY_AFTER_FAILURE_MS, { wakeable: outcome === 'empty' });
       }
