@@ -146,14 +146,18 @@ interface SnapshotAnswer {
 
 /**
  * One POST of a snapshot: its time in ms, and the answer (201 or 503; anything else fails the
- * bench). A kept-alive socket the server closed as idle (its keepAliveTimeout, 5 s) just as it was
- * reused is retried once on a new one, as Node's documentation of `request.reusedSocket` shows.
+ * bench). A kept-alive socket the server closed as idle (its keepAliveTimeout, 5 s, passes
+ * between the stream's rounds) just as it was reused is retried on another, as Node's
+ * documentation of `request.reusedSocket` shows, until one is fresh.
  */
-function postSnapshot(base: string, repository: string, body: string): Promise<SnapshotAnswer> {
-  return postSnapshotOnce(base, repository, body).catch((error: unknown) => {
-    if ((error as { reusedSocket?: boolean }).reusedSocket) return postSnapshotOnce(base, repository, body);
-    throw error;
-  });
+async function postSnapshot(base: string, repository: string, body: string): Promise<SnapshotAnswer> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await postSnapshotOnce(base, repository, body);
+    } catch (error) {
+      if (!(error as { reusedSocket?: boolean }).reusedSocket || tries > STREAM_IN_FLIGHT) throw error;
+    }
+  }
 }
 
 function postSnapshotOnce(base: string, repository: string, body: string): Promise<SnapshotAnswer> {
@@ -357,6 +361,7 @@ export async function benchSnapshots(s: SnapshotBenchSettings): Promise<Snapshot
       const started = performance.now();
       const answered = answers.success + answers.accepted;
       let streaming = true;
+      let streamError: unknown;
       // Open-loop: each sent when due, whatever is outstanding (up to STREAM_IN_FLIGHT).
       const stream = (async () => {
         const inFlight = new Set<Promise<void>>();
@@ -370,7 +375,7 @@ export async function benchSnapshots(s: SnapshotBenchSettings): Promise<Snapshot
             if (answer.status === 503) answers.unavailable++;
             else if (answer.result === 'SUCCESS') answers.success++;
             else answers.accepted++;
-          }).finally(() => inFlight.delete(post));
+          }, (error: unknown) => { streamError ??= error; }).finally(() => inFlight.delete(post));
           inFlight.add(post);
         }
         await Promise.all(inFlight);
@@ -378,6 +383,7 @@ export async function benchSnapshots(s: SnapshotBenchSettings): Promise<Snapshot
       const withSnapshots = await drive({ ...load, plan: plan(8_000_000 + round * 100_000) }, s.workDir);
       streaming = false;
       await stream.finally(() => pinSelf(undefined));
+      if (streamError !== undefined) throw streamError;
       const seconds = (performance.now() - started) / 1000;
       const countersAfter = await readCounters(server.url);
       const cpuAfter = cpuSeconds(server.pid);
