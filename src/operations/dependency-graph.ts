@@ -26,6 +26,8 @@ export const DEPENDENCY_GRAPH_OPERATIONS = {
   },
   getDependencySbom: {
     number: 31, operationId: 'dependency-graph/export-sbom', method: 'get', path: '/repos/{owner}/{repo}/dependency-graph/sbom', success: 200,
+    // With no snapshot, creationInfo.created is the moment it was made: its ETag is its bytes'.
+    uncached: true,
     request: { params: repoPath },
     response: { schema: sbomSchema },
     requirement: { target: 'repo', scopes: ['repo'], permission: ['contents', 'read'], caller: 'repoReader', publicRead: true },

@@ -54,7 +54,8 @@ export interface Operation {
   /**
    * A read never served from the response cache (nor given an ETag by data version): what it
    * shows is written without moving data_versions (webhook deliveries, which workers write all
-   * the time), so a cached answer could be stale.
+   * the time), or tells the time it was made (an SBOM's creation time), so a cached answer, or
+   * one ETag for two answers, could be stale.
    */
   uncached?: boolean;
   /** Bytes of query string accepted as sent, where more than src/http/query-length.ts's default must fit. */

@@ -190,6 +190,12 @@ describe('S2 GET /repos/{owner}/{repo}/dependency-graph/sbom', () => {
     const res = await sbom('dg-org/dg-empty');
     expect(res.status).toBe(200);
     expect(res.body.sbom.packages).toHaveLength(1);
+    // Created now: a second later the document says so, under its own ETag (never a 304 for other bytes).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const again = await sbom('dg-org/dg-empty');
+    expect(again.body.sbom.creationInfo.created > res.body.sbom.creationInfo.created).toBe(true);
+    expect(again.headers.etag).not.toBe(res.headers.etag);
+    expect((await sbom('dg-org/dg-empty').set('If-None-Match', String(res.headers.etag))).status).toBe(200);
     expect((await sbom(PRIVATE, bearer(S.outsider))).status).toBe(404);
     expect((await t.http().get(`/repos/${PRIVATE}/dependency-graph/sbom`)).status).toBe(404);
   });

@@ -19,6 +19,14 @@ export interface Recorded {
   body: any;
 }
 
+/** The messages of a snapshot refused while snapshots have had their share of the instance or its queue is full. */
+export const SNAPSHOT_REFUSAL = /^(Dependency snapshots have had their share|Too many dependency snapshots are waiting)/;
+
+/** A snapshot refused with 503 and Retry-After for its share or the queue (README, Dependency snapshots): an answer, not a fault. */
+export function isSnapshotRefusal(r: Recorded): boolean {
+  return r.status === 503 && r.path.endsWith('/dependency-graph/snapshots') && /^\d+$/.test(r.retryAfter ?? '') && SNAPSHOT_REFUSAL.test(r.body?.message ?? '');
+}
+
 /** A write the server refused with 503: it may be absent or whole, never half. */
 export class Unacknowledged extends Error {}
 

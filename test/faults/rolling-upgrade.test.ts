@@ -9,7 +9,7 @@ import { ALERT_COUNT, ORG, OWNER_TOKEN, REPO, crashWorld } from '../durability/c
 import { seededRandom, type Lane } from '../durability/lane';
 import { stopIfRunning } from '../durability/server-process';
 import { startInstance, type Instance } from '../helpers/instances';
-import { SNAPSHOT_REPO, SnapshotLane, driveThroughFaults, patientClient, readLoop, recordingClient, type Recorded } from './outage-workload';
+import { SNAPSHOT_REPO, SnapshotLane, driveThroughFaults, isSnapshotRefusal, patientClient, readLoop, recordingClient, type Recorded } from './outage-workload';
 import { startPrivateCluster, type PrivateCluster } from './pg-cluster';
 import { buildPreviousRelease, type Release } from './previous-release';
 
@@ -140,7 +140,8 @@ it(`two previous-release instances replaced one at a time by the new release, un
   // Settled through the new instances: every acknowledged write is there.
   for (const lane of lanes) problems.push(...(await lane.verify(verifier, database.knex)));
   expect(problems).toEqual([]);
-  expect(log.filter((r) => r.status >= 500).map((r) => `${r.method} ${r.path} ${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+  // A snapshot refused for its share of the instance (503, Retry-After) is an answer the README documents, not a failure.
+  expect(log.filter((r) => r.status >= 500 && !isSnapshotRefusal(r)).map((r) => `${r.method} ${r.path} ${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
   expect(log.filter((r) => r.method === 'PATCH' && r.status === 200).length).toBeGreaterThan(10);
   // eslint-disable-next-line no-console
   console.log(`rolling upgrade from ${previous.commit.slice(0, 12)} (migrations added: ${newMigrations.join(', ')}): ${log.length} answers, none 5xx`);
