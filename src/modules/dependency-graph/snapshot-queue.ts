@@ -110,7 +110,7 @@ export class SnapshotQueue {
    * share (even reading one more would take from the others), or when the queue ahead of it
    * would take longer than `maxDelaySeconds` to apply at the share.
    */
-  async refusal(db: Executor): Promise<UnavailableError | undefined> {
+  private async refusal(db: Executor): Promise<UnavailableError | undefined> {
     if (!this.active) return undefined;
     const ahead = this.share.waitSeconds();
     const queued = await this.deps.store.length(db);
