@@ -3,6 +3,7 @@ import { migrations } from '../../db/migrations';
 import type { Database } from './connection';
 import { deferIndexes, deferTriggers, isPostgres } from './dialect';
 import { EXPORT_FORMAT, type ExportHeader } from './export';
+import { refreshPlannerStatistics } from './planner-statistics';
 import { describeTables, type TableShape } from './tables';
 import { withTransaction } from './transaction';
 
@@ -118,7 +119,8 @@ async function sayWhatTheTriggersWould(trx: Knex.Transaction, versionsBefore: nu
 export async function restoreDatabase(database: Database, header: ExportHeader, batches: () => AsyncIterable<RestoreBatch>): Promise<Record<string, number>> {
   checkHeader(header);
   const sqlite = !isPostgres(database.knex);
-  return withTransaction(database.knex, async (trx) => {
+  let restored: string[] = [];
+  const counts = await withTransaction(database.knex, async (trx) => {
     // The export's order is parents first; on SQLite any order is taken (checked at commit).
     if (sqlite) await trx.raw('pragma defer_foreign_keys = on');
     const shapes = await describeTables(trx);
@@ -141,6 +143,10 @@ export async function restoreDatabase(database: Database, header: ExportHeader, 
     }
     await current?.finish();
     await sayWhatTheTriggersWould(trx, alertVersionsBefore);
+    restored = shapes.map((s) => s.name);
     return Object.fromEntries(shapes.map((s) => [s.name, writers.get(s.name)?.count ?? 0]));
   });
+  // Committed: the planner learns the tables' new sizes (planner-statistics.ts).
+  await refreshPlannerStatistics(database.knex, restored);
+  return counts;
 }

@@ -70,7 +70,7 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
-console.log(`| scenario (server CPU µs per request, median of ${ROUNDS}) | before | after, fast paths on | after, default (off) | on/before | off/before |`);
+console.log(`| scenario (server CPU µs per request, median of ${ROUNDS}) | before | after, fast paths on | after, SQLITE_FAST_PATHS=off | on/before | off/before |`);
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const [s, r] of Object.entries(results)) {
   const [o, on, off] = [median(r.old), median(r['new-on']), median(r['new-off'])];

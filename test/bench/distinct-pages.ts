@@ -1,6 +1,7 @@
-// Organization alert pages, no two alike: request i of a run is the i-th point of a space of
-// filter combinations (spec §4.4), visited in a scrambled order so neighbours differ in every
-// filter. Every combination matches alerts: the world's advisories (generate-osv.ts) spread their
+// Alert pages, no two alike: request i of a run is the i-th point of a space of filter
+// combinations (spec §4.4), visited in a scrambled order so neighbours differ in every filter;
+// over one organization's list, or over its repositories' lists (one more dimension: which
+// repository). Every combination matches alerts: the world's advisories (generate-osv.ts) spread their
 // packages evenly over nine ecosystems and their severities over all four, cursors point into
 // the middle third of the list, and the narrowest combination still leaves hundreds of alerts.
 // Package names are not among the filters: with 20,000 advisories of the public database's
@@ -32,12 +33,16 @@ function orders(cursors: MiddleCursors): Array<Record<string, string>> {
 
 export class DistinctPages {
   private readonly orders: Array<Record<string, string>>;
+  /** The lists' paths: the organization's, or each of `repositories`'. */
+  private readonly lists: string[];
   readonly size: number;
   private readonly stride: number;
 
-  constructor(private readonly org: string, cursors: MiddleCursors) {
+  /** `repositories` (names in `org`): pages of their lists instead of the organization's. */
+  constructor(org: string, cursors: MiddleCursors, repositories?: readonly string[]) {
     this.orders = orders(cursors);
-    this.size = PER_PAGE.length * this.orders.length * STATES.length * SEVERITIES.length * ECOSYSTEMS.length * SCOPES.length * RELATIONSHIPS.length;
+    this.lists = repositories?.length ? repositories.map((name) => `/repos/${org}/${name}/dependency-bot/alerts`) : [`/orgs/${org}/dependency-bot/alerts`];
+    this.size = this.lists.length * PER_PAGE.length * this.orders.length * STATES.length * SEVERITIES.length * ECOSYSTEMS.length * SCOPES.length * RELATIONSHIPS.length;
     // A stride coprime with the size visits every point once before any repeats.
     let stride = 1_000_003;
     while (gcd(stride, this.size) !== 1) stride += 2;
@@ -52,11 +57,12 @@ export class DistinctPages {
       rest = Math.floor(rest / values.length);
       return value;
     };
+    const list = take(this.lists);
     const params = new URLSearchParams({ per_page: String(take(PER_PAGE)), ...take(this.orders), ...take(ECOSYSTEMS) });
     for (const [name, value] of [['state', take(STATES)], ['severity', take(SEVERITIES)], ['scope', take(SCOPES)], ['relationship', take(RELATIONSHIPS)]] as const) {
       if (value !== undefined) params.set(name, value);
     }
-    return `/orgs/${this.org}/dependency-bot/alerts?${params}`;
+    return `${list}?${params}`;
   }
 }
 

@@ -14,12 +14,12 @@ import { readCaches } from './metrics-probe';
 import { hasTaskset, readStatusBytes } from './processes';
 import { judgeAdvisoryImport, judgeWorldLoad, markdown, servingRss, type FloorFigure, type Report } from './report';
 import { ADVISORY_IMPORT_SCENARIO, benchAdvisoryImport } from './advisory-import-bench';
-import { builtPageScenarios, currentEtag, distinctPagesScenario, sqliteScenarios } from './scenarios';
+import { builtPageScenarios, currentEtag, distinctPagesScenario, largeWorldScenarios, sqliteScenarios } from './scenarios';
 import { DESIGN_BOUND_SCENARIO, benchDesignBounds } from './design-bound';
 import { SNAPSHOT_SCENARIO, benchSnapshots } from './snapshots-bench';
 import { WEBHOOK_SCENARIO, benchWebhooks } from './webhooks-bench';
 import { readWorldFacts } from './world-facts';
-import { benchWorldLoads } from './world-load-bench';
+import { benchWorldLoads, type AfterLoad } from './world-load-bench';
 import { prepareSqliteWorld, worldSize } from './world-setup';
 
 // `npm run bench`: the scenarios of issue 10 on SQLite (and PostgreSQL when configured), each
@@ -29,7 +29,8 @@ import { prepareSqliteWorld, worldSize } from './world-setup';
 // Settings (environment): BENCH_ALERTS (100,000), BENCH_SECONDS (4 per round), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (1),
 // BENCH_CONNECTIONS (10), BENCH_TAIL_CONNECTIONS (50), BENCH_DEEP_PAGE (1,000), BENCH_REUSE=1 (keep the
 // last run's SQLite world and PostgreSQL schema), BENCH_LOAD_ALERTS (1,000,000; 0 skips the load step),
-// BENCH_LOAD_TIMEOUT (120 s; PostgreSQL's load is given twice that), BENCH_DATABASE_URL (adds PostgreSQL, its world load too), BENCH_PG_ALERTS (20,000),
+// BENCH_LOAD_TIMEOUT (120 s; PostgreSQL's load is given twice that), BENCH_SERVE_LOADED (1: each loaded world served, "large world served"),
+// BENCH_DATABASE_URL (adds PostgreSQL beside SQLite over an equal world, its world load too), BENCH_PG_ALERTS (20,000),
 // BENCH_SCENARIOS (a regular expression: only the SQLite scenarios whose name it matches run; "advisory import"
 // selects issue 20's import of BENCH_ADVISORIES (20,000) generated OSV files, 0 skips it; "dependency snapshots"
 // selects issue 21's snapshots and computed alerts, BENCH_SNAPSHOTS (60) timed scans).
@@ -51,6 +52,8 @@ const settings = {
   pinned: hasTaskset,
   advisories: Number(process.env.BENCH_ADVISORIES ?? 20_000),
   snapshots: Number(process.env.BENCH_SNAPSHOTS ?? 60),
+  /** The loaded world served before it is removed (BENCH_SERVE_LOADED=0 skips it). */
+  serveLoaded: process.env.BENCH_SERVE_LOADED !== '0',
   /** Unset: every scenario. */
   scenarios: process.env.BENCH_SCENARIOS ?? '',
 };
@@ -103,6 +106,34 @@ async function benchSqlite(dbFile: string, workDir: string): Promise<{ rows: Row
   return { rows, memory };
 }
 
+/** Selects the large world's scenarios (BENCH_SCENARIOS), run over the world the load step loaded. */
+const LARGE_WORLD = 'large world served';
+
+/**
+ * Serves each world the load step loaded (SQLite pinned as above, PostgreSQL unpinned): distinct
+ * organization and repository pages and the PATCH mix, each judged by its p50 against the same
+ * scenario's on the smaller world of that database measured before (`rows`); rows appended.
+ */
+function largeWorldServed(rows: Row[], workDir: string): AfterLoad {
+  return async ({ database, url }) => {
+    const smallerDatabase = database === 'SQLite' ? 'SQLite' : `PostgreSQL (${settings.postgresAlerts.toLocaleString('en')} alerts)`;
+    const smaller = database === 'SQLite' ? settings.alerts : settings.postgresAlerts;
+    const p50Of = (scenario: string) => rows.find((r) => r.database === smallerDatabase && r.scenario === scenario)?.load?.p50;
+    const db = openDatabase(url);
+    const facts = await readWorldFacts(db, BIG_ORG, 1).finally(() => db.close());
+    const label = `${database} (${settings.loadAlerts.toLocaleString('en')} alerts)`;
+    const server = await startOrgsec(url, ORGSEC_PORT, { pinned: database === 'SQLite' });
+    try {
+      const ctx: MeasureContext = { workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT, database: label };
+      for (const scenario of largeWorldScenarios(facts, { connections: settings.connections }, p50Of, `${smaller.toLocaleString('en')} alerts`)) {
+        rows.push(await measure(server, scenario, ctx));
+      }
+    } finally {
+      await server.stop();
+    }
+  };
+}
+
 function machine(): string {
   return `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}`;
 }
@@ -131,8 +162,6 @@ async function main(): Promise<void> {
     await measureFloor('one-route Express, tiny JSON', () => startExpressFloor(FLOOR_PORT), workDir),
   ];
   const { rows, memory } = await benchSqlite(dbFile, workDir);
-  // The design bounds are not orgsec: their memory is not the service's.
-  const serving = servingRss(rows.filter((r) => !r.scenario.startsWith(DESIGN_BOUND_SCENARIO)));
   if (process.env.BENCH_DATABASE_URL) {
     const ctx = { workDir, seconds: settings.seconds, rounds: settings.rounds, warmupSeconds: settings.warmupSeconds, floorPort: FLOOR_PORT };
     try {
@@ -142,8 +171,9 @@ async function main(): Promise<void> {
     }
   }
   // Last: a load of a million alerts leaves the machine's caches cold for anything after it.
+  const serveLoaded = settings.serveLoaded && scenarioPattern.test(LARGE_WORLD) ? largeWorldServed(rows, workDir) : undefined;
   const worldLoads = settings.loadAlerts > 0
-    ? (await benchWorldLoads(settings.loadAlerts, workDir, settings.loadTimeoutSeconds, process.env.BENCH_DATABASE_URL)
+    ? (await benchWorldLoads(settings.loadAlerts, workDir, settings.loadTimeoutSeconds, process.env.BENCH_DATABASE_URL, serveLoaded)
       .catch((error: unknown) => [{ database: 'SQLite' as const, alerts: settings.loadAlerts, fileMb: 0, peakRssMb: 0, error: String(error) }])).map(judgeWorldLoad)
     : undefined;
 
@@ -166,6 +196,8 @@ async function main(): Promise<void> {
     ? await benchWebhooks({ workDir, worldFile: dbFile, port: ORGSEC_PORT, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections })
     : undefined;
 
+  // Every SQLite instance at the default settings, the large world's too; the design bounds are not orgsec.
+  const serving = servingRss(rows.filter((r) => r.database.startsWith('SQLite') && !r.scenario.startsWith(DESIGN_BOUND_SCENARIO)));
   const report: Report = {
     date, machine: machine(), node: process.version, settings: { ...settings, worldLoadSeconds: world.loadSeconds ?? null },
     caption: captionOf(date, world.loadSeconds), floors, rows, servingRss: serving, memory, ...(worldLoads ? { worldLoads } : {}),

@@ -13,12 +13,12 @@ export type RequestPlan =
   /** The same request every time; `expectStatus` is what a correct answer carries. */
   | { kind: 'same'; method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string; expectStatus: number }
   /**
-   * Organization alert pages, no two alike: points `firstIndex`, `firstIndex + 1`, … of the space
+   * Organization alert pages (or, with `repositories`, those repositories' pages), no two alike: points `firstIndex`, `firstIndex + 1`, … of the space
    * (each scenario starts elsewhere, so no scenario repeats another's requests either).
    */
-  | { kind: 'distinct-pages'; org: string; cursors: MiddleCursors; firstIndex: number; headers: Record<string, string> }
+  | { kind: 'distinct-pages'; org: string; cursors: MiddleCursors; firstIndex: number; headers: Record<string, string>; repositories?: string[] }
   /** Distinct pages, and every `writeEvery`-th request a PATCH toggling one of `alerts` between open and dismissed. */
-  | { kind: 'patch-mix'; org: string; cursors: MiddleCursors; firstIndex: number; headers: Record<string, string>; alerts: AlertRef[]; writeEvery: number };
+  | { kind: 'patch-mix'; org: string; cursors: MiddleCursors; firstIndex: number; headers: Record<string, string>; repositories?: string[]; alerts: AlertRef[]; writeEvery: number };
 
 export interface LoadSettings {
   url: string;

@@ -14,11 +14,14 @@ const REOPEN = JSON.stringify({ state: 'open' });
 /** autocannon's request list for a plan; requests share one counter, so no two connections send the same one. */
 function requestsOf(plan: RequestPlan, counters: Counters): autocannon.Request[] {
   if (plan.kind === 'same') return [{ method: plan.method, path: plan.path, headers: plan.headers, ...(plan.body === undefined ? {} : { body: plan.body }) }];
-  const pages = new DistinctPages(plan.org, plan.cursors);
+  const pages = new DistinctPages(plan.org, plan.cursors, plan.repositories);
   counters.space = pages.size;
   const alerts = plan.kind === 'patch-mix' ? plan.alerts.map((a) => ({ ...a })) : [];
   const writeEvery = plan.kind === 'patch-mix' ? plan.writeEvery : 0;
-  let nextAlert = 0;
+  // A round starts where the last stopped (firstIndex moves on by the requests it issued, one in
+  // writeEvery a PATCH), so it begins past the alerts the last round toggled: this process's
+  // states are the world's.
+  let nextAlert = writeEvery > 0 ? Math.floor(plan.firstIndex / writeEvery) : 0;
   const setupRequest = (request: autocannon.Request): autocannon.Request => {
     const index = counters.issued++;
     if (writeEvery > 0 && index % writeEvery === writeEvery - 1) {

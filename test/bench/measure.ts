@@ -150,7 +150,7 @@ export async function measure(server: RunningServer, scenario: Scenario, ctx: Me
     if (load.errors > 0 || load.timeouts > 0) row.notes.push(`${load.errors} errors, ${load.timeouts} timeouts`);
     if (load.emptyPages > 0) row.notes.push(`${load.emptyPages} empty pages`);
     if (load.repeated > 0) row.notes.push(`${load.repeated} requests repeated an earlier one`);
-    if (load.writes > 0) row.notes.push(`${load.writes} PATCH requests among ${load.requests}, ${load.requests - (load.statuses['200'] ?? 0)} non-2xx answers`);
+    if (load.writes > 0) row.notes.push(`${load.writes} PATCH requests among ${load.requests}, ${load.unexpected} non-2xx answers`);
   } catch (error) {
     row.error = error instanceof Error ? error.message : String(error);
   }

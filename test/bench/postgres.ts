@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { LoadResult } from './load-plan';
 import { openDatabase } from '../../src/database/connection';
 import { migrateLatest } from '../../src/database/migrate';
@@ -9,11 +10,12 @@ import { sampleRss } from './processes';
 import { startOrgsec } from './orgsec-server';
 import { AUTH, currentEtag, distinctPagesScenario, firstPageScenario, notModifiedScenario, patchMixScenario } from './scenarios';
 import { readWorldFacts } from './world-facts';
-import { holdsWorld, loadWorld } from './world-setup';
+import { holdsWorld, loadWorld, prepareSqliteWorld } from './world-setup';
 
-// The REST scenarios on PostgreSQL (BENCH_DATABASE_URL), in a schema of their own: one
-// instance, then the first page through two instances over the same database. Servers are
-// not pinned: the database server needs a core too.
+// The REST scenarios on PostgreSQL (BENCH_DATABASE_URL), in a schema of their own, beside the
+// same scenarios on SQLite over an equal world: one instance each, then the first page through
+// two instances over the same PostgreSQL database. Servers are not pinned: the database server
+// needs a core too, and SQLite's is left unpinned alike.
 
 const SCHEMA = 'orgsec_bench';
 
@@ -61,22 +63,76 @@ async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean):
   return url;
 }
 
+/** The REST scenarios both databases are compared on, in order. */
+async function measureRestScenarios(server: Awaited<ReturnType<typeof startOrgsec>>, facts: Awaited<ReturnType<typeof readWorldFacts>>, ctx: MeasureContext, connections: number): Promise<Row[]> {
+  const options = { connections };
+  return [
+    await measure(server, distinctPagesScenario(facts, options), ctx),
+    await measure(server, firstPageScenario(options), ctx),
+    await measure(server, notModifiedScenario({ ...options, etag: await currentEtag(server.url) }), ctx),
+    await measure(server, patchMixScenario(facts, options), ctx),
+  ];
+}
+
+/**
+ * What PostgreSQL must keep of SQLite's throughput on the same world (issue 35), by scenario
+ * (the order of measureRestScenarios); the PATCH mix also a p99 bound.
+ */
+const OF_SQLITE = [{ share: 0.6 }, { share: 0.8 }, { share: undefined }, { share: 0.6, p99: 150 }] as const;
+
+/**
+ * PostgreSQL's rows judged against SQLite's on the same world, both servers unpinned: the ratio
+ * is PostgreSQL's throughput over SQLite's (the floor's ratio moves to the notes).
+ */
+function againstSqlite(pg: Row[], sqlite: Row[]): void {
+  pg.forEach((row, i) => {
+    const reference = sqlite[i]?.load;
+    const rule = OF_SQLITE[i];
+    if (!row.load || !reference || !rule) return;
+    if (row.ratio !== undefined) row.notes.push(`${(row.ratio * 100).toFixed(1)}% of its floor (${Math.round(row.baseline!.rps)} req/s)`);
+    row.baseline = { name: 'SQLite, same world', rps: reference.rps };
+    row.ratio = row.load.rps / reference.rps;
+    const p99 = 'p99' in rule ? rule.p99 : undefined;
+    if (rule.share === undefined) {
+      delete row.target;
+      delete row.met;
+      return;
+    }
+    row.target = `≥ ${rule.share * 100}% of SQLite's${p99 === undefined ? '' : `; p99 ≤ ${p99} ms`}`;
+    row.met = row.ratio >= rule.share && (p99 === undefined || row.load.p99 <= p99);
+  });
+}
+
+/**
+ * PostgreSQL beside SQLite on equal worlds (`alerts` each, both servers unpinned, SQLite first),
+ * then the first page through two instances over one PostgreSQL database.
+ */
 export async function benchPostgres(baseUrl: string, alerts: number, ctx: Omit<MeasureContext, 'database'>, settings: { connections: number; reuse: boolean }): Promise<Row[]> {
+  const size = alerts.toLocaleString('en');
+  const sqliteFile = path.join(ctx.workDir, `bench-${alerts}.sqlite`);
+  await prepareSqliteWorld(sqliteFile, alerts, settings.reuse);
+  const sqliteDb = openDatabase(sqliteFile);
+  const sqliteFacts = await readWorldFacts(sqliteDb, BIG_ORG, 1).finally(() => sqliteDb.close());
+  const sqliteServer = await startOrgsec(sqliteFile, 4800, { pinned: false });
+  let sqliteRows: Row[];
+  try {
+    sqliteRows = await measureRestScenarios(sqliteServer, sqliteFacts, { ...ctx, database: `SQLite (${size} alerts, unpinned)` }, settings.connections);
+  } finally {
+    await sqliteServer.stop();
+  }
+
   const url = await preparePostgres(baseUrl, alerts, settings.reuse);
-  const database = `PostgreSQL (${alerts.toLocaleString('en')} alerts)`;
+  const database = `PostgreSQL (${size} alerts)`;
   const db = openDatabase(url);
   const facts = await readWorldFacts(db, BIG_ORG, 1).finally(() => db.close());
   const mctx: MeasureContext = { ...ctx, database };
-  const options = { connections: settings.connections };
-  const rows: Row[] = [];
   const first = await startOrgsec(url, 4800, { pinned: false });
+  const rows: Row[] = [];
   try {
-    const firstPage = firstPageScenario(options);
-    rows.push(await measure(first, distinctPagesScenario(facts, options), mctx));
-    rows.push(await measure(first, firstPage, mctx));
-    rows.push(await measure(first, notModifiedScenario({ ...options, etag: await currentEtag(first.url) }), mctx));
-    rows.push(await measure(first, patchMixScenario(facts, options), mctx));
-    rows.push(await twoInstances(first, url, firstPage.sample.path, mctx, settings.connections));
+    const pgRows = await measureRestScenarios(first, facts, mctx, settings.connections);
+    againstSqlite(pgRows, sqliteRows);
+    rows.push(...sqliteRows, ...pgRows);
+    rows.push(await twoInstances(first, url, firstPageScenario({ connections: settings.connections }).sample.path, mctx, settings.connections));
   } finally {
     await first.stop();
   }

@@ -16,6 +16,8 @@ export interface WorldFacts {
   /** 30 when the organization is big enough for page `deepPage` at 30, else as many as fit. */
   deepPerPage: number;
   patchAlerts: AlertRef[];
+  /** The organization's repositories that hold alerts (names), for distinct repository pages. */
+  repositories: string[];
 }
 
 const MIDDLE_CURSORS = 16;
@@ -44,6 +46,8 @@ export async function readWorldFacts({ knex }: Database, org: string, deepPage: 
     deepCursor: await cursorAt(Math.max(0, (deepPage - 1) * deepPerPage - 1), 'desc'),
     deepPage,
     deepPerPage,
+    repositories: (await knex('repositories as r').where('r.owner_id', owner.id).whereExists(knex('dependency_alerts as a').whereRaw('a.repo_id = r.id').select(knex.raw('1')))
+      .orderBy('r.id').select('r.name')).map((r: { name: string }) => r.name),
     patchAlerts: rows.map((r: { name: string; number: number; state: 'open' | 'dismissed' }) => ({ repository: `${org}/${r.name}`, number: Number(r.number), state: r.state })),
   };
 }

@@ -54,7 +54,10 @@ function postgresTarget(baseUrl: string, timeoutSeconds: number): LoadTarget {
   return { database: 'PostgreSQL', url, timeoutSeconds, prepare: () => dropThen(true), remove: () => dropThen(false) };
 }
 
-async function timedLoad(file: string, fileMb: number, alerts: number, target: LoadTarget): Promise<WorldLoadResult> {
+/** What runs over a loaded world before it is removed (the large world served). */
+export type AfterLoad = (loaded: { database: WorldLoadResult['database']; url: string }) => Promise<void>;
+
+async function timedLoad(file: string, fileMb: number, alerts: number, target: LoadTarget, afterLoad?: AfterLoad): Promise<WorldLoadResult> {
   await target.prepare();
   const cli = path.join(packageRoot(), 'dist', 'src', 'cli', 'index.js');
   // Pinned to one core, as the server is; PostgreSQL's own processes run on the other.
@@ -63,7 +66,11 @@ async function timedLoad(file: string, fileMb: number, alerts: number, target: L
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const { code, seconds, peakRssBytes, timedOut } = await timedRun(child, target.timeoutSeconds);
   const result: WorldLoadResult = { database: target.database, alerts, fileMb, peakRssMb: peakRssBytes / 2 ** 20 };
-  await target.remove();
+  try {
+    if (!timedOut && code === 0 && afterLoad) await afterLoad({ database: target.database, url: target.url });
+  } finally {
+    await target.remove();
+  }
   if (timedOut) {
     // The loader's last progress line ("alerts: 54000/1000000") gives the rate it had reached.
     const progress = [...stderr.matchAll(/(\d+)\/(\d+)/g)].pop();
@@ -77,9 +84,10 @@ async function timedLoad(file: string, fileMb: number, alerts: number, target: L
 
 /**
  * One world file of `alerts` alerts, loaded into SQLite and, with `postgresUrl`, into PostgreSQL
- * (given twice SQLite's time before it is stopped: its target is twice SQLite's).
+ * (given twice SQLite's time before it is stopped: its target is twice SQLite's); `afterLoad`
+ * runs over each loaded world before it is removed.
  */
-export async function benchWorldLoads(alerts: number, workDir: string, timeoutSeconds: number, postgresUrl?: string): Promise<WorldLoadResult[]> {
+export async function benchWorldLoads(alerts: number, workDir: string, timeoutSeconds: number, postgresUrl?: string, afterLoad?: AfterLoad): Promise<WorldLoadResult[]> {
   const file = path.join(workDir, `world-${alerts}.json`);
   const writeStarted = Date.now();
   try {
@@ -87,7 +95,7 @@ export async function benchWorldLoads(alerts: number, workDir: string, timeoutSe
     process.stderr.write(`  wrote ${file} (${(bytes / 2 ** 20).toFixed(0)} MB) in ${((Date.now() - writeStarted) / 1000).toFixed(1)} s\n`);
     const targets = [sqliteTarget(workDir, timeoutSeconds), ...(postgresUrl ? [postgresTarget(postgresUrl, 2 * timeoutSeconds)] : [])];
     const results: WorldLoadResult[] = [];
-    for (const target of targets) results.push(await timedLoad(file, bytes / 2 ** 20, alerts, target));
+    for (const target of targets) results.push(await timedLoad(file, bytes / 2 ** 20, alerts, target, afterLoad));
     return results;
   } finally {
     fs.rmSync(file, { force: true });

@@ -131,6 +131,17 @@ describe(`an export of ${dialect}`, () => {
   (dialect === 'sqlite' && process.env.TEST_DATABASE_URL ? it : it.skip)('restored into PostgreSQL, answers every GET as the source does, and takes new rows after them', async () => {
     const target = await sharedDatabase('postgres');
     await restoredInto(target);
+    // The planner knows the restored tables' sizes at once (src/database/planner-statistics.ts).
+    const restored = openDatabase(target.url);
+    try {
+      const alerts = Number((await restored.knex('dependency_alerts').count({ n: '*' }).first())!.n);
+      const planned = await restored.knex('pg_class as c').join('pg_namespace as n', 'n.oid', 'c.relnamespace')
+        .whereRaw('n.nspname = current_schema()').where('c.relname', 'dependency_alerts').first('c.reltuples');
+      expect(alerts).toBeGreaterThan(0);
+      expect(Number(planned.reltuples)).toBe(alerts);
+    } finally {
+      await restored.close();
+    }
     expect(await answers(target.url)).toEqual(await answers(source.url));
     await expectNewRowsTaken(target.url);
   }, 120_000);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { refreshPlannerStatistics } from '../../database/planner-statistics';
 import { withTransaction } from '../../database/transaction';
 import { nowTimestamp } from '../../shared/time';
 import { ValidationError } from '../../errors/domain';
@@ -80,7 +81,7 @@ export class WorldLoader {
     // the source lets its sections go once handed over, and so does each attempt once written.
     let parsed: World | undefined = await parseSections(source);
     const progress = options.onProgress ?? (() => undefined);
-    return withTransaction(this.deps.db, async (trx) => {
+    const summary = await withTransaction(this.deps.db, async (trx): Promise<LoadSummary> => {
       const world = parsed ?? (await parseSections(source));
       parsed = undefined;
       const counts = countsOf(world, source.alertCount);
@@ -123,6 +124,9 @@ export class WorldLoader {
         throw error;
       }
     });
+    // Committed: the planner learns the tables' new sizes (planner-statistics.ts).
+    await refreshPlannerStatistics(this.deps.db, [...WORLD_TABLES, 'organization_roles', 'accounts']);
+    return summary;
   }
 
   private async loadTokens(trx: Knex.Transaction, tokens: World['tokens']): Promise<GeneratedToken[]> {
