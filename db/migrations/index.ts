@@ -29,10 +29,13 @@ import * as moveAlertVersionsWithEveryChange from './20261127110000_move_alert_v
 import * as indexPublicRepositories from './20261202060000_index_public_repositories';
 import * as queueDependencySnapshots from './20261202090000_queue_dependency_snapshots';
 import * as storeAdvisoryAlertJson from './20261204030000_store_advisory_alert_json';
+import * as coverAlertLists from './20261205200000_cover_alert_lists';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
+  /** `transaction: false`: runs outside a transaction (PostgreSQL's CREATE INDEX CONCURRENTLY). */
+  config?: { transaction?: boolean };
 }
 
 export const migrations: ReadonlyArray<readonly [name: string, migration: Migration]> = [
@@ -63,6 +66,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261202060000_index_public_repositories', indexPublicRepositories],
   ['20261202090000_queue_dependency_snapshots', queueDependencySnapshots],
   ['20261204030000_store_advisory_alert_json', storeAdvisoryAlertJson],
+  ['20261205200000_cover_alert_lists', coverAlertLists],
 ];
 
 /** A knex migration source over the list above. */

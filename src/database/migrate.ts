@@ -70,25 +70,27 @@ async function runLatest(db: Database): Promise<string[]> {
 }
 
 /**
- * PostgreSQL: instances migrating one database take turns on an advisory lock, held by a
- * transaction on a connection of its own (so a pool of one still has one to migrate on).
- * Without it, two creating the same schema or table at once fail on the catalog's unique
- * indexes, and knex's own lock table only guards what runs after those tables exist. The
- * session of an instance killed while it waits or migrates ends, and its lock with it.
+ * PostgreSQL: instances migrating one database take turns on an advisory lock, held by the
+ * session of a connection of its own (so a pool of one still has one to migrate on). Without
+ * it, two creating the same schema or table at once fail on the catalog's unique indexes, and
+ * knex's own lock table only guards what runs after those tables exist. The session of an
+ * instance killed while it waits or migrates ends, and its lock with it. A session lock, not a
+ * transaction's: CREATE INDEX CONCURRENTLY (20261205200000_cover_alert_lists) waits for every
+ * transaction older than it, the holder's own too, which would wait for it in turn.
  */
 async function whileHoldingMigrationLock<T>(postgresUrl: string, schema: string | undefined, run: () => Promise<T>): Promise<T> {
-  const lockHolder = knexFactory({ client: 'pg', connection: postgresUrl, pool: { min: 0, max: 1 } });
+  // One connection, never reaped while idle (min 1): the lock lives as long as its session.
+  const lockHolder = knexFactory({ client: 'pg', connection: postgresUrl, pool: { min: 1, max: 1 } });
   try {
-    return await lockHolder.transaction(async (trx) => {
-      await trx.raw(`SET LOCAL lock_timeout = ${WAIT_FOR_OTHER_INSTANCE_MS}`);
-      // Keyed by schema (named, or the URL's search_path): deployments in other schemas go on.
-      await trx.raw("SELECT pg_advisory_xact_lock(hashtext('orgsec migrations ' || coalesce(?, current_schema(), '')))", [schema ?? null]).catch((error: { code?: string }) => {
-        if (error.code !== LOCK_NOT_AVAILABLE) throw error;
-        throw new Error(`another instance has been migrating this database for over ${WAIT_FOR_OTHER_INSTANCE_MS / 1000} s; start again once it has finished`);
-      });
-      return run();
+    await lockHolder.raw(`SET lock_timeout = ${WAIT_FOR_OTHER_INSTANCE_MS}`);
+    // Keyed by schema (named, or the URL's search_path): deployments in other schemas go on.
+    await lockHolder.raw("SELECT pg_advisory_lock(hashtext('orgsec migrations ' || coalesce(?, current_schema(), '')))", [schema ?? null]).catch((error: { code?: string }) => {
+      if (error.code !== LOCK_NOT_AVAILABLE) throw error;
+      throw new Error(`another instance has been migrating this database for over ${WAIT_FOR_OTHER_INSTANCE_MS / 1000} s; start again once it has finished`);
     });
+    return await run();
   } finally {
+    // Closing the session releases the lock.
     await lockHolder.destroy();
   }
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import path from 'node:path';
-import { startReadyServer } from './floors';
+import { startBytesFloor, startReadyServer } from './floors';
 import { measure, type MeasureContext, type Row, type Scenario } from './measure';
 
 // The design bounds of issue 25's distinct pages (design-bound-server.ts): the same distinct
@@ -76,6 +76,33 @@ export async function benchDesignBounds(orgsecUrl: string, org: string, distinct
     try {
       const name = `${DESIGN_BOUND_SCENARIO}, distinct pages: ${what}; raw node:http, no auth, versions, ETag or Link`;
       rows.push(await measure(server, { ...untargeted, name }, ctx));
+    } finally {
+      await server.stop();
+    }
+  }
+  return rows;
+}
+
+/** What each tail bound costs a request, in ms of the server core's time. */
+const TAIL_BOUND_MS = [0.5, 1, 1.5, 2, 3];
+
+/**
+ * The tail-latency bound: raw node:http sending the bytes of the tail scenario's sample after
+ * spending N ms of CPU on each request, at the tail scenario's connections, for each N. It
+ * says which cost per request a p99 target allows on this machine, whatever the server does.
+ */
+export async function benchTailBounds(orgsecUrl: string, tail: Scenario, ctx: MeasureContext, port: number): Promise<Row[]> {
+  const response = await fetch(`${orgsecUrl}${tail.sample.path}`, { headers: tail.sample.headers });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const rows: Row[] = [];
+  for (const ms of TAIL_BOUND_MS) {
+    const server = await startBytesFloor(bytes, path.join(ctx.workDir, 'tail-bound-response.json'), port, ms);
+    try {
+      const sample = { method: 'GET' as const, path: '/', headers: {}, status: 200 };
+      rows.push(await measure(server, {
+        name: `${DESIGN_BOUND_SCENARIO}, tail: raw node:http spending ${ms} ms of CPU per request, then the same bytes`,
+        connections: tail.connections, sample, plan: { kind: 'same', method: 'GET', path: '/', headers: {}, expectStatus: 200 }, baseline: { kind: 'none' },
+      }, ctx));
     } finally {
       await server.stop();
     }

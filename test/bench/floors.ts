@@ -20,10 +20,10 @@ export async function startReadyServer(script: string, args: string[], port: num
   return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopProcess(child) };
 }
 
-/** Raw node:http sending exactly `bytes` (kept in `file` for the floor process to read). */
-export function startBytesFloor(bytes: Buffer, file: string, port: number): Promise<RunningServer> {
+/** Raw node:http sending exactly `bytes` (kept in `file` for the floor process to read), after `busyMs` of CPU per request. */
+export function startBytesFloor(bytes: Buffer, file: string, port: number, busyMs = 0): Promise<RunningServer> {
   fs.writeFileSync(file, bytes);
-  return startReadyServer('floor-server.js', [file], port);
+  return startReadyServer('floor-server.js', [...(busyMs > 0 ? [`--busy-ms=${busyMs}`] : []), file], port);
 }
 
 /** Raw node:http answering a tiny constant JSON. */

@@ -14,8 +14,8 @@ import { readCaches } from './metrics-probe';
 import { hasTaskset, readStatusBytes } from './processes';
 import { judgeAdvisoryImport, judgeWorldLoad, markdown, servingRss, type FloorFigure, type Report } from './report';
 import { ADVISORY_IMPORT_SCENARIO, benchAdvisoryImport } from './advisory-import-bench';
-import { builtPageScenarios, currentEtag, distinctPagesScenario, largeWorldScenarios, sqliteScenarios } from './scenarios';
-import { DESIGN_BOUND_SCENARIO, benchDesignBounds } from './design-bound';
+import { builtPageScenarios, currentEtag, distinctPagesScenario, distinctTailScenario, largeWorldScenarios, sqliteScenarios } from './scenarios';
+import { DESIGN_BOUND_SCENARIO, benchDesignBounds, benchTailBounds } from './design-bound';
 import { SNAPSHOT_SCENARIO, benchSnapshots } from './snapshots-bench';
 import { WEBHOOK_SCENARIO, benchWebhooks } from './webhooks-bench';
 import { readWorldFacts } from './world-facts';
@@ -90,6 +90,7 @@ async function benchSqlite(dbFile: string, workDir: string): Promise<{ rows: Row
     for (const scenario of scenarios.filter(isSelected)) rows.push(await measure(server, scenario, ctx));
     if (scenarioPattern.test(DESIGN_BOUND_SCENARIO)) {
       rows.push(...(await benchDesignBounds(server.url, BIG_ORG, distinctPagesScenario(facts, { connections: settings.connections }), ctx, BOUND_PORT)));
+      rows.push(...(await benchTailBounds(server.url, distinctTailScenario(facts, { tailConnections: settings.tailConnections }), ctx, BOUND_PORT)));
     }
     memory.caches = await readCaches(server.url);
   } finally {

@@ -103,6 +103,14 @@ export function distinctPagesScenario(facts: WorldFacts, o: Pick<ScenarioOptions
   };
 }
 
+/** Distinct organization pages at the tail-latency scenario's connections. */
+export function distinctTailScenario(facts: WorldFacts, o: Pick<ScenarioOptions, 'tailConnections'>): Scenario {
+  return {
+    name: 'organization alerts, distinct filters, tail latency', connections: o.tailConnections, sample: DISTINCT_SAMPLE, plan: distinctPlan(facts, 1 / 3),
+    baseline: { kind: 'none' }, target: TAIL_TARGET,
+  };
+}
+
 /** Distinct pages of the organization's repositories' lists (#25): which repository is one more filter. */
 export function distinctRepoPagesScenario(facts: WorldFacts, o: Pick<ScenarioOptions, 'connections'>): Scenario {
   const size = new DistinctPages(BIG_ORG, facts.middleCursors, facts.repositories).size;
@@ -150,10 +158,7 @@ export function sqliteScenarios(facts: WorldFacts, o: ScenarioOptions): Scenario
         isMet: (row) => atLeast(0.1)(row) && sameSqlAtAnyPageSize(row),
       },
     },
-    {
-      name: 'organization alerts, distinct filters, tail latency', connections: o.tailConnections, sample: DISTINCT_SAMPLE, plan: distinctPlan(facts, 1 / 3),
-      baseline: { kind: 'none' }, target: TAIL_TARGET,
-    },
+    distinctTailScenario(facts, o),
     distinctRepoPagesTailScenario(facts, o),
     patchMixScenario(facts, o),
     ...oidcTokenScenarios(AUTH, o),
