@@ -54,18 +54,6 @@ describe('a world with more alerts than one batch', () => {
     expect(rows.filter((r) => Number(r.number) > highest).map((r) => r.manifest_path)).toEqual(unnumbered);
   });
 
-  it('leaves PostgreSQL\'s planner knowing the tables\' new sizes (SQLite: no statistics, the plans the plan tests guard)', async () => {
-    const alerts = Number((await db.knex('dependency_alerts').count({ n: '*' }).first())!.n);
-    if (dialect === 'postgres') {
-      // reltuples is -1 until a table is first analyzed; autovacuum would come round only minutes later.
-      const row = await db.knex('pg_class as c').join('pg_namespace as n', 'n.oid', 'c.relnamespace')
-        .whereRaw('n.nspname = current_schema()').where('c.relname', 'dependency_alerts').first('c.reltuples');
-      expect(Number(row.reltuples)).toBe(alerts);
-    } else {
-      expect(await db.knex('sqlite_master').where('name', 'sqlite_stat1').first()).toBeUndefined();
-    }
-  });
-
   it('resolves assignees and dismissers to users', async () => {
     const dev = await db.knex('accounts').where('login', 'batches-dev').first('id');
     const owner = await db.knex('accounts').where('login', 'batches-owner').first('id');
@@ -163,6 +151,19 @@ describe('a world with enough alerts for a bulk insert', () => {
       .count({ n: '*' }).first();
     expect(Number(counted?.n)).toBe(20_500);
   }, 120_000);
+
+  it('leaves PostgreSQL\'s planner knowing the tables\' new sizes (SQLite: no statistics, the plans the plan tests guard)', async () => {
+    const alerts = Number((await db.knex('dependency_alerts').count({ n: '*' }).first())!.n);
+    if (dialect === 'postgres') {
+      // reltuples is -1 until a table is first vacuumed or analyzed; autovacuum would come round only minutes later.
+      const row = await db.knex('pg_class as c').join('pg_namespace as n', 'n.oid', 'c.relnamespace')
+        .whereRaw('n.nspname = current_schema()').where('c.relname', 'dependency_alerts').first('c.reltuples');
+      expect(alerts).toBeGreaterThan(20_500);
+      expect(Math.abs(Number(row.reltuples) - alerts)).toBeLessThan(alerts * 0.05);
+    } else {
+      expect(await db.knex('sqlite_master').where('name', 'sqlite_stat1').first()).toBeUndefined();
+    }
+  });
 });
 
 describe('a world with more advisories than one chunk', () => {
