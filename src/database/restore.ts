@@ -119,7 +119,6 @@ async function sayWhatTheTriggersWould(trx: Knex.Transaction, versionsBefore: nu
 export async function restoreDatabase(database: Database, header: ExportHeader, batches: () => AsyncIterable<RestoreBatch>): Promise<Record<string, number>> {
   checkHeader(header);
   const sqlite = !isPostgres(database.knex);
-  let restored: string[] = [];
   const counts = await withTransaction(database.knex, async (trx) => {
     // The export's order is parents first; on SQLite any order is taken (checked at commit).
     if (sqlite) await trx.raw('pragma defer_foreign_keys = on');
@@ -143,10 +142,9 @@ export async function restoreDatabase(database: Database, header: ExportHeader, 
     }
     await current?.finish();
     await sayWhatTheTriggersWould(trx, alertVersionsBefore);
-    restored = shapes.map((s) => s.name);
     return Object.fromEntries(shapes.map((s) => [s.name, writers.get(s.name)?.count ?? 0]));
   });
   // Committed: the planner learns the tables' new sizes (planner-statistics.ts).
-  await refreshPlannerStatistics(database.knex, restored);
+  await refreshPlannerStatistics(database.knex, Object.keys(counts));
   return counts;
 }
