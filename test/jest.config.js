@@ -46,7 +46,9 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 // Finds or installs the Chromium the browser tests drive (see the file).
-// Test files run one after another in a worker process that is replaced once it holds more
-// than 2 GB after a file: ESM support (vm modules) keeps every file's module graph alive, and
-// run in band (one worker, on a 2-core machine) the whole suite outgrew Node's 4 GB heap.
-module.exports = { projects, testTimeout: 30000, workerIdleMemoryLimit: '2GB', globalSetup: path.join(__dirname, 'setup', 'chromium.js') };
+// Two workers on the 2-core machine: much of a file's time is spent waiting (PostgreSQL, child
+// servers, the browser), so the suite's wall time drops by about 30% (1,595 -> 1,120 s measured)
+// though each file runs slower beside another. Jest's default under CI is one worker (cores - 1).
+// A worker is replaced once it holds more than 2 GB after a file: ESM support (vm modules) keeps
+// every file's module graph alive, and one worker through the whole suite outgrew Node's 4 GB heap.
+module.exports = { projects, testTimeout: 30000, maxWorkers: 2, workerIdleMemoryLimit: '2GB', globalSetup: path.join(__dirname, 'setup', 'chromium.js') };
