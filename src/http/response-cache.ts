@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Principal } from '../auth/principal';
 import type { CacheBudgets } from '../cache/cache-budget';
-import { RecentKeys } from '../cache/recent-keys';
 import { VersionedCache, entryBytes } from '../cache/versioned-cache';
 import type { CachedResponse } from './send-response';
 
@@ -25,7 +24,7 @@ export class ResponseCache {
   constructor(maxBytes: number, budgets?: CacheBudgets) {
     this.responses = maxBytes > 0
       ? new VersionedCache<CachedResponse>({
-        maxSize: maxBytes, sizeOf: (r, key) => 256 + r.length + entryBytes(key), onRemove: (key) => this.forget(urlOf(key)), doorkeeper: false,
+        maxSize: maxBytes, sizeOf: (r, key) => 256 + r.length + entryBytes(key), onRemove: (key) => this.forget(urlOf(key)),
         report: budgets && ((bytes) => budgets.track('responses', maxBytes, bytes)),
       })
       : undefined;
@@ -75,6 +74,27 @@ const urlOf = (key: string) => key.slice(key.indexOf('\n') + 1);
 
 /** Responses built once that the cache remembers having built (their keys, not their bytes). */
 const RECENT_KEYS = 4096;
+
+/**
+ * The keys built lately, in two generations of at most `size` each (so at most 2 × size
+ * keys, a few hundred kilobytes): `again` says whether a key was built before within them.
+ */
+class RecentKeys {
+  private current = new Set<string>();
+  private previous = new Set<string>();
+
+  constructor(private readonly size: number) {}
+
+  again(key: string): boolean {
+    if (this.current.has(key) || this.previous.has(key)) return true;
+    if (this.current.size >= this.size) {
+      this.previous = this.current;
+      this.current = new Set();
+    }
+    this.current.add(key);
+    return false;
+  }
+}
 
 /** The cache key: caller, API base, and the request as sent (a URL, or a GraphQL body). */
 export function responseCacheKey(principal: Principal | undefined, apiBase: string, request: string): string {
