@@ -35,15 +35,12 @@ export function cachedFragments(fragments: AlertFragments, budget: CacheBudget):
  * Each alert's parts kept per version of the alert (its row and assignees: see the
  * 20261127110000 migration) and of the records it refers to (`reference`): a write to one
  * alert leaves every other alert's parts in place, and only the alerts not kept are loaded
- * (their rows among them) and written. Counted at every byte the parts hold: the fragments
- * at odd positions are shared with other alerts and caches, but an alert kept here keeps
- * its fragments alive after those caches let them go (an advisory's JSON, 3.5 KB on
- * average, evicted from `advisory json`, stays held by each alert that shows it). Counted
- * as shared, 20 MB of alerts held 52 MB (heap snapshot, test/bench/README.md).
+ * (their rows among them) and written. Counted at every byte the parts hold, the shared
+ * fragments at odd positions too: a kept alert keeps its advisory's JSON alive after
+ * `advisory json` drops it (counted as shared, 20 MB of alerts held 52 MB: test/bench/README.md).
  */
 export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, budget: CacheBudget): AtVersions<AlertJson> {
   const cache = new VersionedCache<Buffer[]>({
-    // The own parts (even positions) share one allocation (json-fragments.ts).
     maxSize: budget.maxBytes, sizeOf: (parts, key) => parts.reduce((n, p) => n + p.length + 48, 224 + entryBytes(key)),
     report: budget.report,
   });
