@@ -7,7 +7,7 @@ import { backupSqliteFile, type BackupProgress } from '../../src/database/sqlite
 import { apiClient } from '../durability/api-client';
 import { prepareCrashDatabase } from '../durability/crash-database';
 import { OWNER_TOKEN } from '../durability/crash-world';
-import { acknowledgedSoFar, alertsNotFromHistory, patchMix, readAlertStates } from '../helpers/alert-history';
+import { acknowledgedSoFar, alertsNotFromHistory, moreWritesAcknowledged, patchMix, readAlertStates } from '../helpers/alert-history';
 import { stopIfRunning } from '../durability/server-process';
 import { startInstance, type Instance } from '../helpers/instances';
 import { dialect } from '../helpers/test-database';
@@ -43,7 +43,7 @@ describeOn('orgsec backup', () => {
     const history = await readAlertStates(api);
     let running = true;
     const writing = patchMix(api, history, () => running);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await moreWritesAcknowledged(history, 5);
     const acknowledgedBefore = acknowledgedSoFar(history);
     const progress: BackupProgress[] = [];
     // Two pages a step, each taking 3 ms (a slow disk's pace): the copy takes many steps, and the writes land between them.
@@ -54,9 +54,8 @@ describeOn('orgsec backup', () => {
     };
     const result = await backupSqliteFile(source, copy, { stepPages: 2, onProgress: slowly });
     running = false;
-    const writes = await writing;
+    await writing;
 
-    expect(writes).toBeGreaterThan(5);
     expect(result.restarts).toBeGreaterThanOrEqual(1); // SQLite saw the writes and started again
     expect(progress.length).toBeGreaterThan(2);
     expect(result.copiedPages).toBe(result.totalPages);

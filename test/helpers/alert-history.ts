@@ -34,6 +34,23 @@ export async function patchMix(api: ApiClient, history: AlertHistory, isRunning:
   return writes;
 }
 
+/** How many writes `patchMix` has had acknowledged so far, over all alerts. */
+export function acknowledgedWrites(history: AlertHistory): number {
+  let writes = 0;
+  for (const states of history.values()) writes += states.length - 1;
+  return writes;
+}
+
+/** Resolves once `count` more writes than now are acknowledged: the writer is live, however loaded the machine (a fixed wait is not). */
+export async function moreWritesAcknowledged(history: AlertHistory, count: number, timeoutMs = 30_000): Promise<void> {
+  const target = acknowledgedWrites(history) + count;
+  const deadline = Date.now() + timeoutMs;
+  while (acknowledgedWrites(history) < target) {
+    if (Date.now() > deadline) throw new Error(`fewer than ${count} writes acknowledged in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** How many states each alert had acknowledged at this moment. */
 export function acknowledgedSoFar(history: AlertHistory): Map<number, number> {
   return new Map([...history].map(([number, states]) => [number, states.length - 1]));
