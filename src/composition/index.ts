@@ -31,7 +31,7 @@ import { matchableRanges } from '../modules/advisories/affects-matching';
 import { AlertsStore } from '../modules/dependency-alerts/alerts.store';
 import { DependencyAlertsService, storeReferences } from '../modules/dependency-alerts/alerts.service';
 import type { AlertReferences } from '../modules/dependency-alerts/alerts.types';
-import { alertJson, freshFragments } from '../modules/dependency-alerts/alerts.serializers';
+import { alertJson, freshFragments, sharedFragments } from '../modules/dependency-alerts/alerts.serializers';
 import { cachedAlertJson, cachedFragments } from '../modules/dependency-alerts/alerts.cached-json';
 import { DependencyGraphService } from '../modules/dependency-graph/dependency-graph.service';
 import { DependencySnapshotsStore } from '../modules/dependency-graph/dependency-snapshots.store';
@@ -165,7 +165,9 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }), caches.of('authorization decisions'));
   const referencesAt = cachedReferences(storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), caches);
   const fragmentsAt = cachedFragments(freshFragments, caches.of('json fragments'));
-  const alertJsonAt = cachedAlertJson((versions) => alertJson(alertStore, referencesAt(versions), fragmentsAt(versions)), caches.of('alert json'));
+  const alertJsonAt = cachedAlertJson(
+    (versions) => alertJson(alertStore, referencesAt(versions), fragmentsAt(versions)), (versions) => sharedFragments(referencesAt(versions), fragmentsAt(versions)), caches.of('alert json'),
+  );
   // Ranges compiled once per reference version: a look-up of popular packages parses no event again.
   const matchableRangesAt = cachedBatch(matchableRanges((trx, ids) => globalAdvisoryStore.rangesByIds(trx, ids)), { version: 'reference', budget: caches.of('advisory ranges') });
   // OIDC tokens: a repository's claim sources per data version, the signing key in memory (signing-keys.ts).

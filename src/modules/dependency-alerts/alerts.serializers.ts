@@ -2,6 +2,7 @@ import type { Executor } from '../../database/transaction';
 import { JsonFragment, toJsonParts } from '../../shared/json-fragments';
 import { serializeRepositorySummary, serializeUserSummary } from '../accounts/accounts.serializers';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
+import type { BatchLookup } from '../../cache/cached-batch';
 import { alertJsonViews, vulnerabilityOf } from './alert-views';
 import type { AlertJsonView, AlertKey, AlertRecord, AlertReferences } from './alerts.types';
 
@@ -61,12 +62,29 @@ export function serializeAlert(base: string, view: AlertJsonView, options: { wit
   return options.withRepository ? { ...body, repository: fragments.repository(base, repository) } : body;
 }
 
+/** The kinds of fragment alerts share. */
+export const SHARED_KINDS = ['advisory', 'vulnerability', 'repository', 'user'] as const;
+export type SharedKind = (typeof SHARED_KINDS)[number];
+
+/**
+ * A fragment an alert shares with others (json-fragments.ts), named by what it shows, to be
+ * found again: the advisory `id`, its `index`-th vulnerability, the repository or user `id`.
+ */
+export interface SharedFragmentRef {
+  kind: SharedKind;
+  id: number;
+  /** The vulnerability's position among the advisory's; 0 for the other kinds. */
+  index: number;
+}
+
 /** One alert's JSON in parts (json-fragments.ts): its own bytes between shared fragments. */
 export interface AlertJsonParts {
   id: number;
   /** The version of the alert it was written from. */
   version: number;
   parts: Buffer[];
+  /** What each shared fragment among `parts` is, by position. */
+  shared: ReadonlyMap<number, SharedFragmentRef>;
 }
 
 /**
@@ -79,7 +97,60 @@ export type AlertJson = (db: Executor, base: string, keys: readonly AlertKey[], 
 export function alertJson(rows: AlertRows, references: AlertReferences, fragments: AlertFragments): AlertJson {
   return async (db, base, keys, options) => {
     const views = await alertJsonViews(db, references, await rows.rowsAt(db, keys));
-    return views.map((view) => ({ id: view.alert.id, version: view.alert.version, parts: toJsonParts(serializeAlert(base, view, options, fragments)) }));
+    return views.map((view) => {
+      // Each fragment the alert is written with, by its bytes (what toJsonParts places).
+      const refs = new Map<Buffer, SharedFragmentRef>();
+      const advisoryId = view.alert.advisoryId;
+      refs.set(view.advisory.advisory.bytes, { kind: 'advisory', id: advisoryId, index: 0 });
+      view.advisory.vulnerabilities.forEach((v, index) => refs.set(v.json.bytes, { kind: 'vulnerability', id: advisoryId, index }));
+      const noted = (fragment: JsonFragment, ref: SharedFragmentRef) => (refs.set(fragment.bytes, ref), fragment);
+      const noting: AlertFragments = {
+        repository: (b, repository) => noted(fragments.repository(b, repository), { kind: 'repository', id: repository.id, index: 0 }),
+        user: (b, user) => noted(fragments.user(b, user), { kind: 'user', id: user.id, index: 0 }),
+      };
+      const parts = toJsonParts(serializeAlert(base, view, options, noting));
+      const shared = new Map<number, SharedFragmentRef>();
+      for (let i = 1; i < parts.length; i += 2) {
+        const ref = refs.get(parts[i]!);
+        if (ref !== undefined) shared.set(i, ref);
+      }
+      return { id: view.alert.id, version: view.alert.version, parts, shared };
+    });
+  };
+}
+
+/** The ids of the records shared fragments show, by kind (a vulnerability's: its advisory's). */
+export interface SharedIds {
+  advisory: Set<number>;
+  repository: Set<number>;
+  user: Set<number>;
+}
+
+/** Shared fragments found again, a batch per kind: the bytes of each, undefined where one is gone. */
+export type SharedFragments = (db: Executor, base: string, ids: SharedIds) => Promise<(ref: SharedFragmentRef) => Buffer | undefined>;
+
+/** Shared fragments from what `references` load (cached look-ups: composition/index.ts), written by `fragments`. */
+export function sharedFragments(references: AlertReferences, fragments: AlertFragments): SharedFragments {
+  return async (db, base, ids) => {
+    const byIds = async <V>(lookup: BatchLookup<V>, wanted: Set<number>) => (wanted.size === 0 ? new Map<number, V>() : lookup(db, [...wanted]));
+    // In sequence, as alert-views.ts loads them.
+    const advisories = await byIds(references.advisoryJsonByIds, ids.advisory);
+    const repositories = await byIds(references.repositoriesByIds, ids.repository);
+    const users = await byIds(references.usersByIds, ids.user);
+    return ({ kind, id, index }) => {
+      switch (kind) {
+        case 'advisory': return advisories.get(id)?.advisory.bytes;
+        case 'vulnerability': return advisories.get(id)?.vulnerabilities[index]?.json.bytes;
+        case 'repository': {
+          const repository = repositories.get(id);
+          return repository && fragments.repository(base, repository).bytes;
+        }
+        case 'user': {
+          const user = users.get(id);
+          return user && fragments.user(base, user).bytes;
+        }
+      }
+    };
   };
 }
 
