@@ -38,6 +38,17 @@ async function listIndexes(): Promise<string[]> {
   return rows.map((r) => r.name as string).sort();
 }
 
+/** The alert tables' triggers, each with whether it fires (PostgreSQL disables, SQLite drops them). */
+async function listTriggers(): Promise<string[]> {
+  const rows = dialect === 'postgres'
+    ? await db.knex.raw(`select t.tgname || ':' || t.tgenabled::text as name from pg_trigger t join pg_class c on c.oid = t.tgrelid
+        where c.relname in ('dependency_alerts', 'dependency_alert_assignees') and c.relnamespace = current_schema()::regnamespace and not t.tgisinternal`).then((r: { rows: unknown[] }) => r.rows)
+    : await db.knex('sqlite_master').where({ type: 'trigger' }).whereIn('tbl_name', ['dependency_alerts', 'dependency_alert_assignees']).select('name');
+  return (rows as Array<{ name: string }>).map((r) => r.name).sort();
+}
+
+const dataVersion = async () => Number((await db.knex('data_versions').where('id', 1).first('data'))!.data);
+
 describe('a world with more alerts than one batch', () => {
   const world = batchWorld('batches', 2 * ALERT_BATCH_SIZE + 500);
 
@@ -136,18 +147,25 @@ describe('a world with enough alerts for a bulk insert', () => {
   /** SQLite's page cache of the connection (the load widens it while it runs). */
   const cacheSize = async () => (dialect === 'sqlite' ? (await db.knex.raw('pragma cache_size'))[0].cache_size : null);
 
-  it('loads them and leaves every index of the alerts table and the page cache as they were, also when a later batch fails', async () => {
+  it('loads them and leaves every index and trigger of the alerts tables and the page cache as they were, also when a later batch fails; the data version moves', async () => {
     const indexes = await listIndexes();
+    const triggers = await listTriggers();
     const cache = await cacheSize();
+    const versionBefore = await dataVersion();
     const world = batchWorld('bulk', 20_500);
     const alerts = [...world.alerts];
     alerts[20_400] = { ...alerts[20_400]!, advisory: 'SVCSA-NOPE' };
     await expectRejectedWithoutWriting({ ...world, alerts });
     expect(await listIndexes()).toEqual(indexes);
+    expect(await listTriggers()).toEqual(triggers);
     expect(await cacheSize()).toBe(cache);
     await services.world.load(world);
     expect(await listIndexes()).toEqual(indexes);
+    expect(await listTriggers()).toEqual(triggers);
+    expect(triggers.length).toBeGreaterThan(4);
     expect(await cacheSize()).toBe(cache);
+    // Caches of every instance see the load (on SQLite the per-row bumps were left out for one).
+    expect(await dataVersion()).toBeGreaterThan(versionBefore);
     const counted = await db.knex('dependency_alerts').whereIn('repo_id', [await repoId('bulk', 'one'), await repoId('bulk', 'two'), await repoId('bulk', 'three')])
       .count({ n: '*' }).first();
     expect(Number(counted?.n)).toBe(20_500);

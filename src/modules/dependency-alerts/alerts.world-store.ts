@@ -202,13 +202,32 @@ export function changesFromWorld(existing: StoredWorldAlert, alert: WorldAlert):
   return differs ? wanted : undefined;
 }
 
-// The indexes only the alert lists read; loading looks alerts up by (repo_id, number) and by advisory.
-const LIST_INDEXES = [
+// The indexes the load does not read (only the lists, and deletes of advisories); loading looks alerts up by (repo_id, number).
+const DEFERRED_INDEXES = [
   'dependency_alerts_owner_created_index', 'dependency_alerts_owner_updated_index', 'dependency_alerts_owner_epss_index',
   'dependency_alerts_repo_created_index', 'dependency_alerts_repo_updated_index', 'dependency_alerts_repo_epss_index',
+  'dependency_alerts_advisory_id_index',
 ];
 
-/** For a bulk insert: drops the list indexes (where that is cheap) and answers how to build them again. */
-export function deferListIndexes(trx: Knex.Transaction): Promise<() => Promise<void>> {
-  return deferIndexes(trx, 'dependency_alerts', LIST_INDEXES);
+// SQLite's data-version triggers fire per row (PostgreSQL's per statement): a million bumps of one counter.
+const SQLITE_ROW_VERSION_TRIGGERS: ReadonlyArray<[table: string, trigger: string]> = [
+  ['dependency_alerts', 'data_versions_insert_dependency_alerts'],
+  ['dependency_alert_assignees', 'data_versions_insert_dependency_alert_assignees'],
+];
+
+/**
+ * For a bulk insert of alerts: drops the indexes the load does not read and, on SQLite, the
+ * triggers that move the data version per inserted row (where that is cheap); answers how to
+ * restore them, moving the data version once for all the rows. Measured on SQLite, inserting a
+ * million alerts: 11.9 -> 9.0 µs a row without those (the advisory index alone 1.8).
+ */
+export async function deferBulkInsertWork(trx: Knex.Transaction): Promise<() => Promise<void>> {
+  const restoreIndexes = await deferIndexes(trx, 'dependency_alerts', DEFERRED_INDEXES);
+  const restoreTriggers: Array<() => Promise<void>> = [];
+  if (!isPostgres(trx)) for (const [table, trigger] of SQLITE_ROW_VERSION_TRIGGERS) restoreTriggers.push(await deferTriggers(trx, table, [trigger]));
+  return async () => {
+    for (const restore of restoreTriggers) await restore();
+    if (restoreTriggers.length > 0) await trx('data_versions').where('id', 1).increment('data', 1);
+    await restoreIndexes();
+  };
 }

@@ -4,7 +4,7 @@ import { advisoryPackageKey, type AdvisoryPackage } from '../advisories/advisori
 import type { AdvisoryFacts, WorldAlert } from '../dependency-alerts/alerts.store';
 import {
   assigneesOf, changesFromWorld, findAlertsByIdentity, findAlertsByNumber, identityKeyOf, insertAlerts, insertNewAlertsAssignees, numberKeyOf,
-  deferListIndexes, replaceAssignees, updateAlert, type NewWorldAlert, type StoredWorldAlert,
+  deferBulkInsertWork, replaceAssignees, updateAlert, type NewWorldAlert, type StoredWorldAlert,
 } from '../dependency-alerts/alerts.world-store';
 import type { SectionContext } from './world.accounts';
 import type { AdvisoryStores } from './world.security';
@@ -87,13 +87,13 @@ class AlertBatchWriter {
   private readonly advisoryIds = new Map<string, number | undefined>();
   private readonly facts = new Map<string, (AdvisoryFacts & { covered: boolean }) | undefined>();
   private readonly nextNumbers = new Map<number, number>();
-  private rebuildIndexes: (() => Promise<void>) | undefined;
+  private restoreBulkWork: (() => Promise<void>) | undefined;
 
   constructor(private readonly ctx: SectionContext, private readonly stores: AdvisoryStores, private readonly isBulk: boolean) {}
 
-  /** Builds again the indexes a bulk insert dropped. */
+  /** Builds again the indexes and triggers a bulk insert dropped. */
   async finish(): Promise<void> {
-    await this.rebuildIndexes?.();
+    await this.restoreBulkWork?.();
   }
 
   /**
@@ -146,7 +146,7 @@ class AlertBatchWriter {
     }
 
     // Only once rows are to be inserted: a reload that writes nothing leaves the indexes alone.
-    if (this.isBulk && inserts.length > 0 && !this.rebuildIndexes) this.rebuildIndexes = await deferListIndexes(trx);
+    if (this.isBulk && inserts.length > 0 && !this.restoreBulkWork) this.restoreBulkWork = await deferBulkInsertWork(trx);
     const insertedIds = await insertAlerts(trx, inserts);
     await insertNewAlertsAssignees(trx, new Map([...assigneesOfNew].map(([key, ids]) => [insertedIds.get(key)!, ids])));
     const current = await assigneesOf(trx, [...assigneesOfStored.keys()]);
