@@ -246,3 +246,22 @@ describe('a world with more advisories than one chunk', () => {
     expect((await vulnerabilityRows()).filter((r) => r.svcsa_id === 'SVCSA-CHUNK-4').map((r) => r.first_patched_version)).toEqual(['9.0.0', null]);
   });
 });
+
+describe('a declaration repeated in a later batch, loaded into an empty table', () => {
+  it('updates the alert the earlier batch wrote: batches of numbers not yet written skip the look-up, this one does not', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      const world = batchWorld('later', ALERT_BATCH_SIZE + 10);
+      const repeat = {
+        repository: 'later/one', number: 1, advisory: 'SVCSA-later', package: { ecosystem: 'npm', name: 'left-pad' }, manifest_path: 'numbered/0/package.json',
+        state: 'fixed', fixed_at: '2026-03-01T00:00:00Z',
+      };
+      await createServices(fresh).world.load({ ...world, alerts: [...world.alerts, repeat] });
+      const rows = await fresh.knex('dependency_alerts as a').join('repositories as r', 'r.id', 'a.repo_id').where({ 'r.name': 'one', 'a.number': 1 }).select('a.state');
+      expect(rows).toEqual([{ state: 'fixed' }]);
+      expect(Number((await fresh.knex('dependency_alerts').count({ n: '*' }).first())!.n)).toBe(ALERT_BATCH_SIZE + 10);
+    } finally {
+      await fresh.destroy();
+    }
+  });
+});

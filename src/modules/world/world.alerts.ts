@@ -12,6 +12,7 @@ import type { WorldAlertDeclaration } from './world.schema';
 import type { AlertBatch, WorldSource } from './world.source';
 import { fail, storedTimestamp as ts } from './world.support';
 import { alertsSchemaError, parseAlert } from './world.validation';
+import { NumbersInserted } from './numbers-inserted';
 
 // From this many alerts on, the list indexes are built once after inserting rather than row by row.
 const BULK_LOAD_ALERTS = 20_000;
@@ -34,7 +35,8 @@ interface Resolved {
  */
 export async function loadAlerts(ctx: SectionContext, source: WorldSource, stores: AdvisoryStores, onProgress: (done: number) => void): Promise<void> {
   const isBulk = source.alertCount >= BULK_LOAD_ALERTS;
-  const writer = new AlertBatchWriter(ctx, stores, isBulk);
+  const wasEmpty = (await ctx.trx('dependency_alerts').first('id')) === undefined;
+  const writer = new AlertBatchWriter(ctx, stores, isBulk, wasEmpty ? new NumbersInserted() : undefined);
   let done = 0;
   const advance = (count: number) => {
     const thousands = Math.floor((done + count) / 1000);
@@ -89,7 +91,10 @@ class AlertBatchWriter {
   private readonly nextNumbers = new Map<number, number>();
   private restoreBulkWork: (() => Promise<void>) | undefined;
 
-  constructor(private readonly ctx: SectionContext, private readonly stores: AdvisoryStores, private readonly isBulk: boolean) {}
+  /** `inserted`: given when the table was empty as the load began (numbers-inserted.ts). */
+  constructor(
+    private readonly ctx: SectionContext, private readonly stores: AdvisoryStores, private readonly isBulk: boolean, private readonly inserted: NumbersInserted | undefined,
+  ) {}
 
   /** Builds again the indexes and triggers a bulk insert dropped. */
   async finish(): Promise<void> {
@@ -124,9 +129,11 @@ class AlertBatchWriter {
     for (const d of run) resolved.push(await this.resolve(d));
     const isNumbered = resolved[0]!.row.number !== undefined;
     const keyOf = (row: WorldAlert) => (isNumbered ? numberKeyOf({ repo_id: row.repo_id, number: row.number! }) : identityKeyOf(row));
-    const stored: Map<string, StoredWorldAlert> = isNumbered
-      ? await findAlertsByNumber(trx, resolved.map(({ row }) => ({ repo_id: row.repo_id, number: row.number! })))
-      : await findAlertsByIdentity(trx, resolved.map(({ row }) => row));
+    const stored: Map<string, StoredWorldAlert> = !isNumbered
+      ? await findAlertsByIdentity(trx, resolved.map(({ row }) => row))
+      : this.inserted && resolved.every(({ row }) => !this.inserted!.mayHold(row.repo_id, row.number!))
+        ? new Map()
+        : await findAlertsByNumber(trx, resolved.map(({ row }) => ({ repo_id: row.repo_id, number: row.number! })));
 
     const inserts: NewWorldAlert[] = [];
     const assigneesOfNew = new Map<string, number[]>();
@@ -148,6 +155,7 @@ class AlertBatchWriter {
     // Only once rows are to be inserted: a reload that writes nothing leaves the indexes alone.
     if (this.isBulk && inserts.length > 0 && !this.restoreBulkWork) this.restoreBulkWork = await deferBulkInsertWork(trx);
     const insertedIds = await insertAlerts(trx, inserts);
+    for (const row of inserts) this.inserted?.add(row.repo_id, row.number);
     await insertNewAlertsAssignees(trx, new Map([...assigneesOfNew].map(([key, ids]) => [insertedIds.get(key)!, ids])));
     const current = await assigneesOf(trx, [...assigneesOfStored.keys()]);
     const changed = new Map([...assigneesOfStored].filter(([alertId, ids]) => !sameIds(current.get(alertId) ?? [], ids)));
