@@ -4,8 +4,25 @@ import type { Database } from './connection';
 import { isConcurrentCreate } from './dialect';
 
 function migratorConfig(db: Database): Knex.MigratorConfig {
-  return { migrationSource, ...(db.schema ? { schemaName: db.schema } : {}) };
+  return { migrationSource: migrationSourceFor(db), ...(db.schema ? { schemaName: db.schema } : {}) };
 }
+
+/** The migrations as `db` runs them. */
+export function migrationSourceFor(db: Database): Knex.MigrationSource<readonly [string, Migration]> {
+  return db.postgresUrl ? migrationSource : sqliteMigrationSource;
+}
+
+/**
+ * SQLite runs every migration inside knex's one transaction: `transaction: false` is for
+ * PostgreSQL's concurrent index builds. Without that transaction knex does not look again, once
+ * it holds its lock, at what another instance migrated while this one listed what to run: two
+ * instances starting at once over a new file ran a migration twice ("duplicate column name",
+ * test/integration/instances.test.ts in a loaded suite, 2026-12-06).
+ */
+const sqliteMigrationSource: Knex.MigrationSource<readonly [string, Migration]> = {
+  ...migrationSource,
+  getMigration: async ([, migration]) => ({ ...migration, config: { ...migration.config, transaction: true } }),
+};
 
 const WAIT_FOR_OTHER_INSTANCE_MS = 120_000;
 /** PostgreSQL's lock_not_available, raised when lock_timeout ends a wait. */

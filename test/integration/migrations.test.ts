@@ -9,8 +9,8 @@ import { ENGINE_TABLES } from '../../db/migrations/20261127070000_create_alert_e
 import { WEBHOOK_TABLES } from '../../db/migrations/20261127080000_create_webhooks';
 import { OIDC_KEY_TABLES } from '../../db/migrations/20261127080100_create_oidc_signing_keys';
 import { openDatabase } from '../../src/database/connection';
-import { migrateLatest, rollbackAll } from '../../src/database/migrate';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
+import { migrateLatest, migrationSourceFor, rollbackAll } from '../../src/database/migrate';
+import { createTestDatabase, dialect, type TestDatabase } from '../helpers/test-database';
 
 const MIGRATIONS_DIR = path.join(__dirname, '..', '..', 'db', 'migrations');
 
@@ -228,6 +228,37 @@ describe('when several instances start at once over one fresh database', () => {
         await Promise.all(instances.map((instance) => instance.close()));
         await database.destroy();
       }
+    }
+  });
+});
+
+// SQLite: an instance lists what to run, then takes knex's lock. Another that ran everything
+// in between must leave it nothing to run (PostgreSQL lists under its advisory lock: migrate.ts).
+(dialect === 'sqlite' ? describe : describe.skip)('when an instance listed the migrations before another ran them', () => {
+  it('runs none of them again', async () => {
+    const database = await createTestDatabase({ migrate: false });
+    const late = openDatabase(database.url);
+    try {
+      const source = migrationSourceFor(late);
+      await late.knex.migrate.list({ migrationSource: source }); // knex's own tables made: both instances only read them first
+      let listed!: () => void;
+      const wasListed = new Promise<void>((resolve) => (listed = resolve));
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      // Its list of migrations is held until the other instance has run them all.
+      const lateRun = late.knex.migrate.latest({
+        migrationSource: { ...source, getMigrations: async (extensions) => { const all = await source.getMigrations(extensions); listed(); await released; return all; } },
+      });
+      await wasListed;
+      await new Promise((resolve) => setTimeout(resolve, 100)); // and it has read that none ran
+      expect(await migrateLatest(database)).toHaveLength(migrations.length);
+      release();
+      const [, ran] = (await lateRun) as [number, string[]];
+      expect(ran).toEqual([]);
+      expect(await listTables(database)).toEqual([...APP_TABLES, ...KNEX_TABLES].sort());
+    } finally {
+      await late.close();
+      await database.destroy();
     }
   });
 });
