@@ -2,7 +2,7 @@ import type { AtVersions } from '../../cache/at-versions';
 import type { CacheBudget } from '../../cache/cache-budget';
 import { VersionedCache, entryBytes } from '../../cache/versioned-cache';
 import type { JsonFragment } from '../../shared/json-fragments';
-import { SHARED_KINDS, type AlertFragments, type AlertJson, type AlertJsonParts, type SharedFragmentRef, type SharedFragments, type SharedIds, type SharedKind } from './alerts.serializers';
+import { SHARED_KINDS, type AlertFragments, type AlertJson, type AlertJsonParts, type BuiltAlertJson, type SharedFragmentRef, type SharedFragments, type SharedIds, type SharedKind } from './alerts.serializers';
 
 // The caches of the REST alert JSON, wrapped around the serializer's own functions in
 // composition/index.ts: the accounts a page shows are the same again and again, and a polled
@@ -50,7 +50,7 @@ interface KeptAlert {
 
 const KIND_CODE = new Map<SharedKind, number>(SHARED_KINDS.map((kind, code) => [kind, code]));
 
-function keptForm(alert: AlertJsonParts): KeptAlert {
+function keptForm(alert: BuiltAlertJson): KeptAlert {
   const pieces: Buffer[] = [];
   const layout: number[] = [];
   let end = 0;
@@ -81,23 +81,19 @@ function addIds({ layout }: KeptAlert, ids: SharedIds): void {
 }
 
 /** The alert's parts with the fragments found spliced in; undefined where one is gone (changed since: built again). */
-function spliced(kept: KeptAlert, found: (ref: SharedFragmentRef) => Buffer | undefined): Pick<AlertJsonParts, 'parts' | 'shared'> | undefined {
-  const { own, layout } = kept;
+function spliced({ own, layout }: KeptAlert, found: (ref: SharedFragmentRef) => Buffer | undefined): Buffer[] | undefined {
   const parts: Buffer[] = [];
-  const shared = new Map<number, SharedFragmentRef>();
   let start = 0;
   for (let i = 0; i < layout.length; i += 4) {
     const end = layout[i]!;
     if (end > start) parts.push(own.subarray(start, end));
     start = end;
     if (i + 1 >= layout.length) break;
-    const ref = { kind: SHARED_KINDS[layout[i + 1]!]!, id: layout[i + 2]!, index: layout[i + 3]! };
-    const bytes = found(ref);
+    const bytes = found({ kind: SHARED_KINDS[layout[i + 1]!]!, id: layout[i + 2]!, index: layout[i + 3]! });
     if (bytes === undefined) return undefined;
-    shared.set(parts.length, ref);
     parts.push(bytes);
   }
-  return { parts, shared };
+  return parts;
 }
 
 /**
@@ -106,7 +102,7 @@ function spliced(kept: KeptAlert, found: (ref: SharedFragmentRef) => Buffer | un
  * alert leaves every other alert's parts in place, and only the alerts not kept are loaded
  * (their rows among them) and written. Counted at every byte they keep alive: their own.
  */
-export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, sharedAt: AtVersions<SharedFragments>, budget: CacheBudget): AtVersions<AlertJson> {
+export function cachedAlertJson(jsonAt: AtVersions<AlertJson<BuiltAlertJson>>, sharedAt: AtVersions<SharedFragments>, budget: CacheBudget): AtVersions<AlertJson> {
   const cache = new VersionedCache<KeptAlert>({
     // Measured in RSS (Node 20, 100,000 alike): a Buffer of its own costs ~560 bytes besides its bytes (its object and
     // native backing store), the layout 8 a number, the entry's object and the LRU's slots ~240.
@@ -127,7 +123,7 @@ export function cachedAlertJson(jsonAt: AtVersions<AlertJson>, sharedAt: AtVersi
       const hits = keys.map(({ id, version: alertVersion }, i): AlertJsonParts | undefined => {
         const alert = kept[i];
         const parts = alert === undefined || found === undefined ? undefined : spliced(alert, found);
-        return parts === undefined ? undefined : { id, version: alertVersion, ...parts };
+        return parts === undefined ? undefined : { id, version: alertVersion, parts };
       });
       const missing = keys.filter((_key, i) => hits[i] === undefined);
       if (missing.length === 0) return hits as AlertJsonParts[];

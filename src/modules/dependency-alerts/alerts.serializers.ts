@@ -83,7 +83,10 @@ export interface AlertJsonParts {
   /** The version of the alert it was written from. */
   version: number;
   parts: Buffer[];
-  /** What each shared fragment among `parts` is, by position. */
+}
+
+/** An alert's JSON as just written: what each shared fragment among `parts` is, by position (what a cache keeps in its place). */
+export interface BuiltAlertJson extends AlertJsonParts {
   shared: ReadonlyMap<number, SharedFragmentRef>;
 }
 
@@ -91,10 +94,10 @@ export interface AlertJsonParts {
  * Alerts' JSON, in the order of the keys (an alert deleted since left out), their rows and
  * what they refer to loaded in `db` (the request's, or a write's transaction).
  */
-export type AlertJson = (db: Executor, base: string, keys: readonly AlertKey[], options: { withRepository: boolean }) => Promise<AlertJsonParts[]>;
+export type AlertJson<T extends AlertJsonParts = AlertJsonParts> = (db: Executor, base: string, keys: readonly AlertKey[], options: { withRepository: boolean }) => Promise<T[]>;
 
 /** Alerts written by `serializeAlert` from what `references` load, with the given fragments. */
-export function alertJson(rows: AlertRows, references: AlertReferences, fragments: AlertFragments): AlertJson {
+export function alertJson(rows: AlertRows, references: AlertReferences, fragments: AlertFragments): AlertJson<BuiltAlertJson> {
   return async (db, base, keys, options) => {
     const views = await alertJsonViews(db, references, await rows.rowsAt(db, keys));
     return views.map((view) => {
