@@ -2,7 +2,7 @@ import { AccountsStore } from '../../src/modules/accounts/accounts.store';
 import { AdvisoryLookupStore } from '../../src/modules/advisories/advisories.lookup-store';
 import { ADVISORY_ALERT_JSON_FORMAT } from '../../src/modules/advisories/advisory-alert-json';
 import { alertSchema, alertWithRepositorySchema } from '../../src/modules/dependency-alerts/alerts.responses';
-import { alertJson, alertPageJson, freshFragments } from '../../src/modules/dependency-alerts/alerts.serializers';
+import { alertJson, alertPageJson, freshFragments, type AlertJson } from '../../src/modules/dependency-alerts/alerts.serializers';
 import { storeReferences, type AlertShape } from '../../src/modules/dependency-alerts/alerts.service';
 import { AlertsStore } from '../../src/modules/dependency-alerts/alerts.store';
 import type { AlertRecord, AlertView } from '../../src/modules/dependency-alerts/alerts.types';
@@ -50,7 +50,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const pageText = async (json: ReturnType<typeof alertJson>, base: string, withRepository: boolean) =>
+const pageText = async (json: AlertJson, base: string, withRepository: boolean) =>
   Buffer.concat(alertPageJson(await json(t.db.knex, base, records, { withRepository }))).toString('utf8');
 
 it('covers every declared alert, dismissed ones and assignees among them', () => {
