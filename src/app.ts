@@ -12,6 +12,7 @@ import { withCachedReadsFirst } from './http/cached-read-fast-path';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
+import { withinRequest } from './http/request-log';
 import { rootRoutes } from './http/root.routes';
 import type { Logger } from './logger';
 import { lazyGraphQLMiddleware } from './graphql/lazy-middleware';
@@ -29,6 +30,7 @@ import { oidcRoutes } from './modules/oidc/oidc.routes';
 import { oidcDiscoveryRoutes } from './modules/oidc-tokens/oidc-discovery';
 import { oidcTokensRoutes } from './modules/oidc-tokens/oidc-tokens.routes';
 import { orgRolesRoutes } from './modules/org-roles/org-roles.routes';
+import { auditLogRoutes } from './modules/audit-log/audit-log.routes';
 import { openApiRoutes } from './openapi/openapi.routes';
 import { graphiqlRoutes } from './graphql/graphiql.routes';
 import { serveCachedGraphQLResponses } from './graphql/cached-responses';
@@ -86,7 +88,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // GraphQL shares REST's transport checks: host, body limits and depth, no token in the URL.
   // Also under /api/graphql, where clients made for the enterprise-server layout look.
   // Every GraphQL request may read from the caches; a mutation rebinds to none (graphql/server.ts).
-  app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), refuseAmbiguousCredentials, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard,
+  app.use(GRAPHQL_PATHS, ...identified, rateLimit(services.rateLimiter, 'graphql'), refuseAmbiguousCredentials, jsonParser(MAX_BUNDLE_BYTES), graphqlRequestGuard, withinRequest,
     bindRequestServices(services, () => true), answerJsonToRestClients, serveCachedGraphQLResponses(gate, metrics.graphql.countCachedAnswer),
     lazyGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
@@ -100,6 +102,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   // A full snapshot queue refuses before the body is read: refusals cost the instance next to nothing.
   api.post(expressPath(OPERATIONS.createDependencySnapshot.path), admitSnapshot(services), snapshotBodyParser(MAX_SNAPSHOT_BYTES));
   api.use(jsonParser());
+  api.use(withinRequest);
   api.use(bindRequestServices(services, (req, res) => req.method === 'GET' || req.method === 'HEAD' || res.locals.readsOnly === true));
   api.use(apiVersion);
   api.use(requireValidCredentials);
@@ -116,6 +119,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(dependencyGraphRoutes());
   api.use(autoTriageRoutes());
   api.use(webhooksRoutes());
+  api.use(auditLogRoutes());
   api.use(unknownRoute);
 
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in

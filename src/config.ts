@@ -139,6 +139,7 @@ export const SETTINGS = {
   ATTESTATION_TRUSTED_ROOTS: { flag: '--attestation-trusted-roots <file>', default: '', rule: trustedRootsFile, description: 'trusted roots besides the bundled Sigstore public-good one: JSON lines, as `gh attestation trusted-root` prints them' },
   SNAPSHOT_WORKER_SHARE: { flag: '--snapshot-worker-share <percent>', default: '10', rule: integer(0, 100), description: 'percent of an instance\'s time snapshots (their requests and the worker) may take while other requests are answered; a snapshot that arrives then is queued (0: none is, each is applied in its request)' },
   SNAPSHOT_QUEUE_MAX_DELAY: { flag: '--snapshot-queue-max-delay <seconds>', default: '5', rule: integer(1, 3600), description: 'seconds a queued snapshot may wait to be applied; one that would wait longer is refused with 503 and Retry-After' },
+  AUDIT_LOG_RETENTION_DAYS: { flag: '--audit-log-retention-days <n>', default: '180', rule: integer(1, 36500), description: 'days the audit log keeps a record; older ones are deleted by every instance, hourly' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
   RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
   RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR: { flag: '--rate-limit-anonymous-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.anonymousLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each client address without valid credentials' },
@@ -202,6 +203,8 @@ export interface Config {
   snapshotQueue: SnapshotQueueSettings;
   /** The public API base for webhook payloads; empty: http://HOST:PORT as the server listens. */
   publicUrl: string;
+  /** How long the audit log keeps a record (src/modules/audit-log/audit-retention.ts). */
+  auditLogRetentionDays: number;
   /** The deadline of one webhook delivery attempt. */
   webhookTimeoutMs: number;
   /** Hooks may send to loopback, private and link-local addresses (src/modules/webhooks/target-policy.ts). */
@@ -261,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     heapMb: v.HEAP_MB === 'auto' ? HEAP_BASE_MB + v.CACHE_MB : v.HEAP_MB,
     snapshotQueue: { workerShare: v.SNAPSHOT_WORKER_SHARE / 100, maxDelaySeconds: v.SNAPSHOT_QUEUE_MAX_DELAY },
     publicUrl: v.PUBLIC_URL,
+    auditLogRetentionDays: v.AUDIT_LOG_RETENTION_DAYS,
     webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
     webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'on',
     oidcIssuer: v.OIDC_ISSUER === DERIVED_OIDC_ISSUER ? undefined : v.OIDC_ISSUER,

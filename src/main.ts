@@ -47,6 +47,8 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   // Every instance applies queued snapshots, its own and others' (the queue is in the database).
   const snapshots = services.createSnapshotWorker(logger);
   snapshots.start();
+  const retention = services.createAuditRetention(logger, config.auditLogRetentionDays);
+  retention.start();
   let closing: Promise<void> | undefined;
   // Graceful: stop accepting, let requests in flight finish, drop idle keep-alive
   // connections at once (and each one as its last answer is sent: Node keeps them
@@ -60,7 +62,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
       });
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
-    }).then(() => Promise.all([deliveries.stop(), snapshots.stop()])).then(() => database.close()));
+    }).then(() => Promise.all([deliveries.stop(), snapshots.stop(), retention.stop()])).then(() => database.close()));
   onStopRequest((signal) => {
     logger.info({ signal }, 'shutting down');
     void close().then(() => process.exit(0));

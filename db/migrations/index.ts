@@ -30,6 +30,7 @@ import * as indexPublicRepositories from './20261202060000_index_public_reposito
 import * as queueDependencySnapshots from './20261202090000_queue_dependency_snapshots';
 import * as storeAdvisoryAlertJson from './20261204030000_store_advisory_alert_json';
 import * as coverAlertLists from './20261205200000_cover_alert_lists';
+import * as createAuditLog from './20261206060000_create_audit_log';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -67,6 +68,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261202090000_queue_dependency_snapshots', queueDependencySnapshots],
   ['20261204030000_store_advisory_alert_json', storeAdvisoryAlertJson],
   ['20261205200000_cover_alert_lists', coverAlertLists],
+  ['20261206060000_create_audit_log', createAuditLog],
 ];
 
 /** A knex migration source over the list above. */

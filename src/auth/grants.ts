@@ -6,11 +6,13 @@ export const CLASSIC_SCOPES = [
   // where admin:org does not reach organization hooks. The original's narrower read:repo_hook and
   // write:repo_hook are not offered: one scope per kind of hook, as interfaces.md gives them.
   'admin:org_hook', 'admin:repo_hook',
+  // The audit log (issue 37): implied by admin:org, as in the original.
+  'read:audit_log',
 ] as const;
 export type Scope = (typeof CLASSIC_SCOPES)[number];
 
 const SCOPE_IMPLIES: Partial<Record<Scope, readonly Scope[]>> = {
-  'admin:org': ['write:org', 'read:org'],
+  'admin:org': ['write:org', 'read:org', 'read:audit_log'],
   'write:org': ['read:org'],
   repo: ['public_repo', 'security_events'],
 };

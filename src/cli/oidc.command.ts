@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { createServices } from '../composition';
+import { commandActor } from '../modules/audit-log/audit-actors';
 import { withMigratedDatabase } from './database-option';
 import { configFromOptions, environmentHelp, settingOption } from './setting-options';
 import type { Output } from './output';
@@ -21,7 +22,7 @@ Examples:
     .action(async (options: { database?: string }) => {
       const config = configFromOptions(options);
       await withMigratedDatabase(config, async (db) => {
-        const { kid, replaced } = await createServices(db).oidcSigningKeys.rotate();
+        const { kid, replaced } = await createServices(db).oidcSigningKeys.rotate(commandActor());
         output.out(replaced === undefined
           ? `Created the signing key ${kid} (there was none).`
           : `Rotated the signing key: ${kid} signs from now on; ${replaced} stays in the JWKS for a day.`);

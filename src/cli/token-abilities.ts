@@ -22,6 +22,7 @@ const SCOPE_WORDS: Record<Scope, string> = {
   security_events: 'security alerts',
   'admin:org_hook': 'organization webhooks',
   'admin:repo_hook': 'repository webhooks',
+  'read:audit_log': 'audit logs',
 };
 
 const PERMISSION_WORDS: Record<PermissionKey, string> = {

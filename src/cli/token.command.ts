@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CLASSIC_SCOPES, PERMISSION_KEYS } from '../auth/grants';
 import { INPUT_PARSE_OPTIONS, problemOf } from '../shared/input-messages';
 import { createServices } from '../composition';
+import { commandActor } from '../modules/audit-log/audit-actors';
 import { tokenDeclarationSchema } from '../modules/world/world.schema';
 import { withMigratedDatabase } from './database-option';
 import { configFromOptions, environmentHelp, settingOption } from './setting-options';
@@ -86,7 +87,7 @@ Examples:
         throw new Error(`${FLAG_OF[field] ?? field}: ${problemOf(issue)}`);
       }
       await withMigratedDatabase(config, async (db) => {
-        const issued = await createServices(db).tokens.create(parsed.data);
+        const issued = await createServices(db).tokens.create(parsed.data, commandActor());
         output.out(issued.token!);
       });
     });

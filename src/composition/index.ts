@@ -68,6 +68,10 @@ import { RateLimiter } from '../rate-limits/rate-limiter';
 import { RateLimitStore } from '../rate-limits/rate-limit.store';
 import { WebhooksService } from '../modules/webhooks/webhooks.service';
 import { WebhooksStore } from '../modules/webhooks/webhooks.store';
+import { AuditLogStore } from '../modules/audit-log/audit-log.store';
+import { AuditRecorder } from '../modules/audit-log/audit-recorder';
+import { AuditLogService } from '../modules/audit-log/audit-log.service';
+import { AuditRetention } from '../modules/audit-log/audit-retention';
 
 export interface ServiceOptions {
   /** The rate limits to hold callers to; false or absent: none (RATE_LIMITS=off). */
@@ -124,13 +128,17 @@ function cachedReferences(references: AlertReferences, budgets: CacheBudgets) {
 export function createServices(database: Database, options: ServiceOptions = {}) {
   const db = database.knex;
   const caches = new CacheBudgets(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const clock = options.clock ?? Date.now;
+  // Every write path records its changes through this one recorder (src/modules/audit-log).
+  const auditLogStore = new AuditLogStore();
+  const audit = new AuditRecorder(auditLogStore, clock);
   const accounts = new AccountsStore();
   const access = new AccessStore();
   const tokenStore = new TokenStore();
   const roles = new OrgRolesStore();
   const oidcStore = new OidcStore();
   const authorizer = new Authorizer({ access });
-  const tokens = new TokensService({ db, accounts, tokens: tokenStore });
+  const tokens = new TokensService({ db, accounts, tokens: tokenStore, audit });
   const attestationStore = new AttestationsStore();
   const attestationVerdicts = new AttestationVerdicts(options.attestationTrust ?? new AttestationTrust());
   const advisoryStore = new AdvisoryLookupStore();
@@ -143,7 +151,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const triagePolicies = new StoreTriagePolicies({ store: autoTriageStore });
   const globalAdvisoryStore = new GlobalAdvisoriesStore();
   const outbox = new Outbox();
-  const alertEvents = new AlertEvents(alertStore, storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), outbox);
+  const alertEvents = new AlertEvents(alertStore, storeReferences({ alerts: alertStore, advisories: advisoryStore, accounts }), outbox, audit);
   const versionReader = new DataVersionReader(database);
   const alertEngine = new AlertEngine({
     snapshots: snapshotStore,
@@ -173,9 +181,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
   // OIDC tokens: a repository's claim sources per data version, the signing key in memory (signing-keys.ts).
   const claimSourcesStore = new ClaimSourcesStore();
   const claimSourcesAt = cachedBatch((trx, ids) => claimSourcesStore.byRepoIds(trx, ids), { version: 'data', budget: caches.of('oidc claim sources') });
-  const clock = options.clock ?? Date.now;
   const oidcIssuer = options.oidcIssuer ?? new OidcIssuer();
-  const oidcSigningKeys = new SigningKeys({ db, store: new SigningKeysStore(), clock });
+  const oidcSigningKeys = new SigningKeys({ db, store: new SigningKeysStore(), clock, audit });
 
   /** What a request uses, bound to its versions; each service built when first used. */
   const at = bindOncePerVersions((versions) => {
@@ -184,26 +191,27 @@ export function createServices(database: Database, options: ServiceOptions = {})
     return lazyObject({
       authenticator: () => new Authenticator({ db, tokens: tokensAt(versions) }),
       accounts: () => new AccountsService({ db, accounts, lookups: bound.lookups }),
-      orgRoles: () => new OrgRolesService({ db, accounts, access, roles, lookups: bound.lookups }),
-      oidc: () => new OidcService({ db, lookups: bound.lookups, oidc: oidcStore }),
+      orgRoles: () => new OrgRolesService({ db, accounts, access, roles, lookups: bound.lookups, audit }),
+      oidc: () => new OidcService({ db, lookups: bound.lookups, oidc: oidcStore, audit }),
       oidcTokens: () => new OidcTokensService({
         db, lookups: bound.lookups, sources: claimSourcesAt(versions), keys: oidcSigningKeys, issuer: oidcIssuer, clock, versions,
       }),
-      attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts, verdicts: attestationVerdicts }),
+      attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts, verdicts: attestationVerdicts, audit }),
       dependencyAlerts: () => new DependencyAlertsService({
         db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references, events: alertEvents, engine: alertEngine,
       }),
       dependencyGraph: () => new DependencyGraphService({
-        db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine, queue: snapshotQueue, queueStore: snapshotQueueStore,
+        db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine, queue: snapshotQueue, queueStore: snapshotQueueStore, audit,
       }),
-      autoTriage: () => new AutoTriageService({ db, lookups: bound.lookups, store: autoTriageStore, reevaluation: alertEngine }),
+      autoTriage: () => new AutoTriageService({ db, lookups: bound.lookups, store: autoTriageStore, reevaluation: alertEngine, audit }),
       /** The REST alert JSON: whole alerts per alert version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
       // Whole advisories come from the alerts' cached look-up: one copy per reference version for both.
       advisories: () => new AdvisoriesService({
         db, authorizer, advisories: globalAdvisoryStore, advisoriesByIds: bound.references.advisoriesByIds, matchableRangesByIds: matchableRangesAt(versions),
       }),
-      webhooks: () => new WebhooksService({ db, lookups: bound.lookups, store: webhooksStore, allowPrivateTargets: options.webhookAllowPrivateTargets ?? false, queued: () => outbox.notify() }),
+      webhooks: () => new WebhooksService({ db, lookups: bound.lookups, store: webhooksStore, allowPrivateTargets: options.webhookAllowPrivateTargets ?? false, queued: () => outbox.notify(), audit }),
+      auditLog: () => new AuditLogService({ db, lookups: bound.lookups, store: auditLogStore }),
     });
   });
 
@@ -223,9 +231,9 @@ export function createServices(database: Database, options: ServiceOptions = {})
     triagePolicies,
     world: new WorldLoader({
       db, accounts, roles, tokens, attestations: attestationStore, alerts: alertStore, advisories: new AdvisoriesWorldStore({ alertJson: advisoryAlertJson }), snapshots: snapshotStore, snapshotQueue: snapshotQueueStore, autoTriage: autoTriageStore, alertEngine,
-      webhooks: webhooksStore,
+      webhooks: webhooksStore, auditLog: auditLogStore, audit,
     }),
-    advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore }),
+    advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore, audit }),
     epssImport: new EpssImporter({ db, store: advisoryImportStore }),
     /** The alert engine: what a rule or preset change calls (AlertReevaluation.repositories). */
     alertEngine,
@@ -240,6 +248,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     createSnapshotWorker: (logger: Logger) => new SnapshotWorker({
       db, queue: snapshotQueue, store: snapshotQueueStore, snapshots: snapshotStore, alerts: alertEngine, logger,
     }),
+    /** Deletes audit-log records past AUDIT_LOG_RETENTION_DAYS (every instance, hourly), not started. */
+    createAuditRetention: (logger: Logger, retentionDays: number) => new AuditRetention({ db, store: auditLogStore, logger, retentionDays, clock }),
     /** Events and the webhook deliveries they queue; tells the instance's delivery worker. */
     outbox,
     /** `orgsec attestations verify`: stored attestations verified fully against the roots in force. */

@@ -12,6 +12,7 @@ import { OrganizationRoleHolders, OrganizationRoleMutations, OrganizationRoles }
 import { SecurityAdvisoryQueries } from '../modules/advisories/graphql/advisory.resolver';
 import { AutoTriageMutations, OrganizationAutoTriage, RepositoryAutoTriage } from '../modules/auto-triage/graphql/auto-triage.resolver';
 import { OrganizationWebhooks, RepositoryWebhooks, WebhookDeliveries, WebhookDeliveryDetails, WebhookMutations } from '../modules/webhooks/graphql/webhook.resolver';
+import { EnterpriseAuditLog, OrganizationAuditLog } from '../modules/audit-log/graphql/audit-log.resolver';
 import { NodeQuery } from './node.resolver';
 
 export const RESOLVERS = [
@@ -24,6 +25,7 @@ export const RESOLVERS = [
   RepositoryDependencies, DependencySnapshotMutations,
   OrganizationAutoTriage, RepositoryAutoTriage, AutoTriageMutations,
   OrganizationWebhooks, RepositoryWebhooks, WebhookDeliveries, WebhookDeliveryDetails, WebhookMutations,
+  OrganizationAuditLog, EnterpriseAuditLog,
 ] as const;
 
 let built: GraphQLSchema | undefined;

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '../logger';
 import type { Principal } from '../auth/principal';
+import { runInRequest } from '../shared/request-context';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Query keys whose values are secrets: refused by the API, and never written to a log. */
@@ -45,6 +46,17 @@ export function requestLog(logger: Logger): RequestHandler {
     next();
   };
 }
+
+/**
+ * Runs the rest of the request (its handlers and what they await) as part of its id, for the
+ * records of the changes it makes (shared/request-context.ts). Placed after the body is read:
+ * a body parser's stream callbacks do not carry an async context across.
+ */
+export const withinRequest: RequestHandler = (_req, res, next) => {
+  const requestId = res.getHeader('x-request-id');
+  if (typeof requestId === 'string') runInRequest(requestId, next);
+  else next();
+};
 
 /** The request's id: the incoming `x-request-id` when it is a sane one, else a new UUID. */
 export function requestIdOf(req: IncomingMessage): string {

@@ -9,6 +9,7 @@ import { alertSchema, alertWithRepositorySchema } from '../modules/dependency-al
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
 import { mintedTokenSchema, tokenPreviewSchema } from '../modules/oidc-tokens/oidc-tokens.responses';
 import { deliveryDetailSchema, deliverySchema, hookSchema } from '../modules/webhooks/webhooks.responses';
+import { auditRecordSchema } from '../modules/audit-log/audit-log.responses';
 import { roleListSchema, roleSchema, roleTeamSchema, roleUserSchema } from '../modules/org-roles/org-roles.responses';
 
 type JsonSchema = Record<string, unknown>;
@@ -45,6 +46,7 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['Webhook', hookSchema],
   ['WebhookDelivery', deliverySchema],
   ['WebhookDeliveryDetail', deliveryDetailSchema],
+  ['AuditLogRecord', auditRecordSchema],
   ['Error', errorBodySchema],
 ];
 

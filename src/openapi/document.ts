@@ -113,7 +113,7 @@ function parametersOf({ request }: Operation): unknown[] {
   return params;
 }
 
-function successResponse({ method, response: body, docs }: Operation): Record<string, unknown> {
+function successResponse({ method, response: body, docs, ndjson }: Operation): Record<string, unknown> {
   const headers = [...COMMON_RESPONSE_HEADERS, 'X-OAuth-Scopes', 'X-Accepted-OAuth-Scopes'];
   if (method === 'get') headers.push('ETag');
   if (docs.pagination) headers.push('Link');
@@ -121,6 +121,8 @@ function successResponse({ method, response: body, docs }: Operation): Record<st
   if (body) {
     const ref = { $ref: schemaRef(body.schema) };
     response.content = { 'application/json': { schema: body.array ? { type: 'array', items: ref } : ref } };
+    // OpenAPI 3.1 cannot say "a stream of items"; the schema is one line's.
+    if (ndjson) (response.content as Record<string, unknown>)['application/x-ndjson'] = { schema: { ...ref, description: 'One item per line, every item the query matches, unpaged' } };
   }
   return response;
 }
@@ -162,6 +164,7 @@ const TAG_DESCRIPTIONS: Record<OperationTag, string> = {
   'dependency-graph': 'Dependency graph: submit what a repository depends on (a snapshot from CI) and export its current dependencies as an SPDX SBOM.',
   'auto-triage': 'Auto-triage: rules and presets of organizations and repositories that dismiss dependency alerts by themselves, and reopen them when they no longer match.',
   webhooks: 'Webhooks: organization and repository hooks that receive dependency alert and advisory events as signed HTTP POSTs, their pings, and the log of their deliveries with redelivery.',
+  'audit-log': 'The audit log: one record for every security change (roles, OIDC settings, alerts and their triage, rules, hooks, tokens, attestations, signing keys), who made it, with which token and request, searchable and streamed as NDJSON.',
 };
 
 /** The OpenAPI 3.1 description of the REST API (spec §4, operations #1–#27). */

@@ -1,6 +1,7 @@
 import { CALLER_RULE_WORDING } from '../auth/requirements';
 import { ADVISORY_OPERATIONS } from './advisories';
 import { ATTESTATION_OPERATIONS } from './attestations';
+import { AUDIT_LOG_OPERATIONS } from './audit-log';
 import { AUTO_TRIAGE_OPERATIONS } from './auto-triage';
 import { DEPENDENCY_ALERT_OPERATIONS } from './dependency-alerts';
 import { DEPENDENCY_GRAPH_OPERATIONS } from './dependency-graph';
@@ -24,6 +25,7 @@ const CATALOGUE = {
   ...DEPENDENCY_GRAPH_OPERATIONS,
   ...AUTO_TRIAGE_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
+  ...AUDIT_LOG_OPERATIONS,
 };
 
 export type OperationName = keyof typeof CATALOGUE;

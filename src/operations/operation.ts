@@ -7,7 +7,7 @@ import type { Requirement } from '../auth/requirements';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The groups of the API description (its tags), in the order it lists them. */
-export const OPERATION_TAGS = ['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph', 'auto-triage', 'webhooks'] as const;
+export const OPERATION_TAGS = ['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph', 'auto-triage', 'webhooks', 'audit-log'] as const;
 export type OperationTag = (typeof OPERATION_TAGS)[number];
 
 export interface OperationDocs {
@@ -58,6 +58,11 @@ export interface Operation {
    * one ETag for two answers, could be stale.
    */
   uncached?: boolean;
+  /**
+   * Also answers `Accept: application/x-ndjson` with every item the query matches, one JSON
+   * object a line, unpaged (a SIEM's export): the success schema must be an array's.
+   */
+  ndjson?: true;
   /** Bytes of query string accepted as sent, where more than src/http/query-length.ts's default must fit. */
   maxQueryBytes?: number;
 }

@@ -4,6 +4,7 @@ import { gql } from '../helpers/graphql';
 import { recordStatements } from '../helpers/statements';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { ORG, PRIVATE, PUBLIC, PUSH_CONTEXT, TT, loadJose, oidcTokensWorld, verifyAsRelyingParty, type Jose } from '../helpers/oidc-tokens-world';
+import { commandActor } from '../../src/modules/audit-log/audit-actors';
 
 // Interfaces.md Part 2 "OIDC tokens" through the real HTTP stack: the discovery document and
 // JWKS, the mint verified with jose as a relying party does, the preview, the claims of
@@ -238,7 +239,7 @@ describe('key rotation', () => {
   it('a new key signs; tokens of the replaced one verify for a day, then its key leaves the JWKS', async () => {
     const before = await mint({ context: PUSH_CONTEXT });
     const oldKid = (await verify(before.body.value)).protectedHeader.kid;
-    const { kid, replaced } = await t.services.oidcSigningKeys.rotate();
+    const { kid, replaced } = await t.services.oidcSigningKeys.rotate(commandActor());
     expect(replaced).toBe(oldKid);
     const after = await mint({ context: PUSH_CONTEXT });
     expect((await verify(after.body.value)).protectedHeader.kid).toBe(kid);

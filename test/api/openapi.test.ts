@@ -204,7 +204,7 @@ describe('real responses match the description', () => {
 it('speaks to users: no spec section or operation numbers, no files they do not have', async () => {
   expect(JSON.stringify(document)).not.toMatch(USER_TEXT_LEAKS);
   const tags = document.tags as Array<{ name: string; description: string }>;
-  expect(tags.map((tag) => tag.name)).toEqual(['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph', 'auto-triage', 'webhooks']);
+  expect(tags.map((tag) => tag.name)).toEqual(['organization-roles', 'oidc', 'attestations', 'dependency-alerts', 'advisories', 'dependency-graph', 'auto-triage', 'webhooks', 'audit-log']);
   for (const tag of tags) expect(tag.description.length).toBeGreaterThan(40);
   for (const page of ['/docs/', '/graphiql/', '/graphql']) {
     const res = await t.http().get(page).set('Accept', 'text/html');

@@ -37,7 +37,9 @@ export function contractRecorder(): ContractRecorder {
     const text = Buffer.concat(chunks).toString('utf8');
     let body: unknown;
     try {
-      body = text === '' ? undefined : JSON.parse(text);
+      // An NDJSON answer (catalogue `ndjson`) is held to the JSON answer's schema: its lines as the array.
+      const isNdjson = String(res.getHeader('content-type') ?? '').startsWith('application/x-ndjson');
+      body = text === '' ? undefined : isNdjson ? text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line)) : JSON.parse(text);
     } catch {
       violations.push(`${method} ${shown} answered ${res.statusCode} with a body that is not JSON`);
       return;

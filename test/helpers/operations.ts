@@ -139,6 +139,8 @@ const SAMPLES: Record<OperationName, OperationSample> = {
   redeliverRepoWebhookDelivery: { params: { ...api, hook_id: '2', delivery_id: '2' }, ...none },
   mintOidcToken: { params: api, query: {}, body: { audience: 'sts.amazonaws.com', context: { event_name: 'push', ref: 'refs/heads/main', sha: 'c'.repeat(40), workflow: 'deploy', actor: 'alice' } } },
   previewOidcToken: { params: api, query: {}, body: { context: { event_name: 'pull_request', ref: 'refs/pull/12/merge', sha: 'c'.repeat(40), workflow: 'ci', actor: 'bob' } } },
+  getOrgAuditLog: { params: acme, query: { phrase: 'action:organization_role', per_page: '10' } },
+  getEnterpriseAuditLog: { params: { enterprise: 'acme' }, query: { phrase: '-actor:nobody', order: 'asc' } },
 };
 
 /**

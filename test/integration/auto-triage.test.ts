@@ -18,6 +18,8 @@ import { OrgRolesStore } from '../../src/modules/org-roles/org-roles.store';
 import { WorldLoader } from '../../src/modules/world/world.loader';
 import { recordStatements } from '../helpers/statements';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
+import { AuditLogStore } from '../../src/modules/audit-log/audit-log.store';
+import { AuditRecorder } from '../../src/modules/audit-log/audit-recorder';
 
 // The stored side of auto-triage on every dialect: the TriagePolicies seam reads the rules, the
 // presets and visibility of many repositories in two statements, and every rule or preset write
@@ -116,7 +118,7 @@ describe('AutoTriageService re-evaluates what a write reaches, in the write\'s t
     },
   };
   const serviceWith = (reevaluation: AlertReevaluation) => new AutoTriageService({
-    db: db.knex, lookups: new StoreAuthorizedLookups({ accounts: new AccountsStore(), authorizer: services.authorizer }), store, reevaluation,
+    db: db.knex, lookups: new StoreAuthorizedLookups({ accounts: new AccountsStore(), authorizer: services.authorizer }), store, reevaluation, audit: new AuditRecorder(new AuditLogStore()),
   });
 
   beforeAll(async () => {
@@ -147,7 +149,7 @@ describe('AutoTriageService re-evaluates what a write reaches, in the write\'s t
   it('a world file\'s rules and presets re-evaluate the repositories they reach, in the load\'s transaction', async () => {
     const loader = new WorldLoader({
       db: db.knex, accounts: new AccountsStore(), roles: new OrgRolesStore(), tokens: services.tokens, attestations: new AttestationsStore(),
-      alerts: new AlertsStore({ advisories: new AdvisoryLookupStore() }), advisories: new AdvisoriesWorldStore({ alertJson: new AdvisoryAlertJsonStore({ records: new AdvisoryLookupStore() }) }), snapshots: new DependencySnapshotsStore(), snapshotQueue: new SnapshotQueueStore(), autoTriage: store, webhooks: new WebhooksStore(),
+      alerts: new AlertsStore({ advisories: new AdvisoryLookupStore() }), advisories: new AdvisoriesWorldStore({ alertJson: new AdvisoryAlertJsonStore({ records: new AdvisoryLookupStore() }) }), snapshots: new DependencySnapshotsStore(), snapshotQueue: new SnapshotQueueStore(), autoTriage: store, webhooks: new WebhooksStore(), auditLog: new AuditLogStore(), audit: new AuditRecorder(new AuditLogStore()),
       // This world holds no snapshot: only the rules' re-evaluation may be asked for.
       alertEngine: { ...recording, afterSnapshot: async () => { throw new Error('no snapshot was loaded'); } },
     });

@@ -77,6 +77,7 @@ const ENTRIES: Record<EntryKind, Entry> = {
       // Deliveries sit below their hook: it must be readable first.
       field('organization', 'hookDeliveries.deliveries', 'hookDeliveries: webhook(id: $hookId) { deliveries { totalCount } }', 'getOrgWebhook', 'listOrgWebhookDeliveries'),
       field('organization', 'hookDelivery.delivery', 'hookDelivery: webhook(id: $hookId) { delivery(id: $hookId) { id } }', 'getOrgWebhook', 'getOrgWebhookDelivery'),
+      field('organization', 'auditLog', 'auditLog(first: 1) { pageInfo { hasNextPage } }', 'getOrgAuditLog'),
     ],
   },
   enterprise: {
@@ -86,6 +87,7 @@ const ENTRIES: Record<EntryKind, Entry> = {
     fields: [
       field('enterprise', 'oidcPropertyInclusions', 'oidcPropertyInclusions { customPropertyName }', 'listEnterpriseOidcInclusions'),
       field('enterprise', 'dependencyAlerts', 'dependencyAlerts { totalCount }', 'listEnterpriseDependencyAlerts'),
+      field('enterprise', 'auditLog', 'auditLog(first: 1) { pageInfo { hasNextPage } }', 'getEnterpriseAuditLog'),
     ],
   },
   repository: {

@@ -4,6 +4,7 @@ import { hashToken } from '../../src/auth/token-format';
 import { createLogger } from '../../src/logger';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 import { dialect } from '../helpers/test-database';
+import { commandActor } from '../../src/modules/audit-log/audit-actors';
 
 // Issue 8, tokens: generated tokens are recognizable and checksummed, a bad checksum is
 // refused before the database is asked, only hashes are stored, and no raw token reaches
@@ -50,7 +51,7 @@ describe('tokens', () => {
   beforeAll(async () => {
     t = await createTestApp({ logger: createLogger('info', log) });
     await t.load(world());
-    const issue = async (declaration: object) => (await t.services.tokens.create(declaration as never)).token!;
+    const issue = async (declaration: object) => (await t.services.tokens.create(declaration as never, commandActor())).token!;
     raw.classic = await issue({ type: 'classic', user: 'tk-owner', scopes: ['admin:org'] });
     raw.fineGrained = await issue({ type: 'fine_grained', user: 'tk-owner', resource_owner: ORG, repositories: 'all', permissions: { organization_custom_roles: 'read' } });
     raw.installation = await issue({ type: 'installation', app: 'tk-app', resource_owner: ORG, repositories: 'all', permissions: { organization_custom_roles: 'read' } });

@@ -5,7 +5,7 @@ const sorted = (scopes: Iterable<Scope>) => [...scopes].sort();
 describe('expandScopes', () => {
   // Every classic scope with exactly what it grants; a scope missing here fails the completeness test below.
   const grantsOf: Record<Scope, Scope[]> = {
-    'admin:org': ['admin:org', 'read:org', 'write:org'],
+    'admin:org': ['admin:org', 'read:audit_log', 'read:org', 'write:org'],
     'write:org': ['read:org', 'write:org'],
     'read:org': ['read:org'],
     'admin:enterprise': ['admin:enterprise'],
@@ -15,6 +15,7 @@ describe('expandScopes', () => {
     // Hooks: implied by nothing and implying nothing (admin:org does not reach organization hooks, as in the original).
     'admin:org_hook': ['admin:org_hook'],
     'admin:repo_hook': ['admin:repo_hook'],
+    'read:audit_log': ['read:audit_log'],
   };
 
   it('has an expectation for every classic scope', () => {

@@ -46,6 +46,9 @@ const SPEC_SECTION_5: Record<string, { scopes: string[]; publicScopes?: string[]
   // interfaces.md Part 2 "OIDC tokens": the mint needs repo or id_token: write; the preview follows #19.
   '#64': { scopes: ['repo'], permission: 'id_token:write' },
   '#65': { scopes: ['repo'], permission: 'actions:read' },
+  // Issue 37, the audit log: read:audit_log (admin:org implies it); organization_administration or enterprise_administration read.
+  '#66': { scopes: ['read:audit_log'], permission: 'organization_administration:read' },
+  '#67': { scopes: ['read:audit_log'], permission: 'enterprise_administration:read' },
 };
 
 // Who may call (spec §4.1 rules, §5 "Who may call", reference.md for alerts).
@@ -64,6 +67,8 @@ const CALLERS: Record<string, string> = {
   ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`#${46 + i}`, 'orgAdmin'])),
   ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`#${55 + i}`, 'repoAdmin'])),
   '#64': 'repoWriter', '#65': 'repoReader',
+  // The audit log: owners only.
+  '#66': 'orgAdmin', '#67': 'enterpriseOwner',
 };
 
 const entries = OPERATION_LIST.map((entry) => ({ spec: `#${entry.number}`, ...entry.requirement }));

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import { withTransaction } from '../../database/transaction';
 import type { AdvisoryImportStore, AdvisoryWrite, UpsertOutcome } from './advisories.import-store';
+import { commandActor } from '../audit-log/audit-actors';
+import type { AuditActor, AuditChange } from '../audit-log/audit-log.types';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 import { modifiedKey, unstorableReason } from './advisories.import-store';
 import { mapOsvAdvisory, readOsvSources, type MappingNote, type OsvDocument, type OsvSourceItem } from './osv';
 import { renderRangeText, storedVulnerabilitiesOf } from './stored-vulnerabilities';
@@ -60,13 +63,14 @@ function isUnchanged(document: OsvDocument, stored: ReadonlyMap<string, string |
 }
 
 export class AdvisoryImporter {
-  constructor(private readonly deps: { db: Knex; store: AdvisoryImportStore }) {}
+  constructor(private readonly deps: { db: Knex; store: AdvisoryImportStore; audit: AuditRecorder }) {}
 
-  async importPaths(paths: readonly string[], listener: ImportListener): Promise<ImportSummary> {
+  /** Imports every OSV file under `paths`; each transaction that writes advisories records them by `actor` (default: the command's user). */
+  async importPaths(paths: readonly string[], listener: ImportListener, actor: AuditActor = commandActor()): Promise<ImportSummary> {
     const summary: ImportSummary = { imported: 0, updated: 0, unchanged: 0, withdrawn: 0, skipped: 0, malformed: 0 };
     let batch: OsvSourceItem[] = [];
     const flush = async (): Promise<void> => {
-      for (const outcome of await this.importBatch(batch, listener)) {
+      for (const outcome of await this.importBatch(batch, listener, actor)) {
         summary[outcome] += 1;
         if (outcome === 'malformed') summary.skipped += 1;
       }
@@ -84,7 +88,7 @@ export class AdvisoryImporter {
     return summary;
   }
 
-  private async importBatch(items: readonly OsvSourceItem[], listener: ImportListener): Promise<Outcome[]> {
+  private async importBatch(items: readonly OsvSourceItem[], listener: ImportListener, actor: AuditActor): Promise<Outcome[]> {
     const stored = await this.deps.store.modifiedByIds(this.deps.db, items.flatMap((item) => ('document' in item ? [item.document.id] : [])));
     const outcomes: Outcome[] = [];
     const writes: Array<{ index: number; write: AdvisoryWrite }> = [];
@@ -93,7 +97,7 @@ export class AdvisoryImporter {
       if (typeof decided === 'string') outcomes[index] = decided;
       else writes.push({ index, write: decided });
     });
-    const written = await this.write(writes.map(({ write }) => write));
+    const written = await this.write(writes.map(({ write }) => write), actor);
     writes.forEach(({ index, write }, i) => {
       const outcome = written[i]!;
       outcomes[index] = outcome !== 'unchanged' && write.advisory.withdrawnAt !== null ? 'withdrawn' : outcome;
@@ -130,14 +134,20 @@ export class AdvisoryImporter {
    * transaction of its own, so that a failure is its file's alone: every file is written whole
    * or not at all, and never takes another file's advisory down with it.
    */
-  private async write(writes: readonly AdvisoryWrite[]): Promise<UpsertOutcome[]> {
+  private async write(writes: readonly AdvisoryWrite[], actor: AuditActor): Promise<UpsertOutcome[]> {
     if (writes.length === 0) return [];
     const { db, store } = this.deps;
+    const recorded = async (trx: Knex.Transaction, batch: readonly AdvisoryWrite[], outcomes: UpsertOutcome[]): Promise<UpsertOutcome[]> => {
+      await this.deps.audit.record(trx, actor, importRecords(batch, outcomes));
+      return outcomes;
+    };
     try {
-      return await withTransaction(db, (trx) => store.upsertMany(trx, writes));
+      return await withTransaction(db, async (trx) => recorded(trx, writes, await store.upsertMany(trx, writes)));
     } catch {
       const outcomes: UpsertOutcome[] = [];
-      for (const { advisory, vulnerabilities } of writes) outcomes.push(await withTransaction(db, (trx) => store.upsert(trx, advisory, vulnerabilities)));
+      for (const write of writes) {
+        outcomes.push(...await withTransaction(db, async (trx) => recorded(trx, [write], [await store.upsert(trx, write.advisory, write.vulnerabilities)])));
+      }
       return outcomes;
     }
   }
@@ -146,4 +156,13 @@ export class AdvisoryImporter {
 function malformed(path: string, id: string | null, reason: string, listener: ImportListener): 'malformed' {
   listener.onProblem({ path, id, kind: 'malformed', reason });
   return 'malformed';
+}
+
+/** A transaction's record of the advisories it wrote (none when every one was unchanged): the global database's, of no organization. */
+function importRecords(writes: readonly AdvisoryWrite[], outcomes: readonly UpsertOutcome[]): AuditChange[] {
+  const ids = (outcome: UpsertOutcome) => writes.flatMap((write, i) => (outcomes[i] === outcome ? [write.advisory.svcsaId] : []));
+  const imported = ids('imported');
+  const updated = ids('updated');
+  if (imported.length + updated.length === 0) return [];
+  return [{ action: 'advisory.import', operation: imported.length > 0 ? 'create' : 'modify', data: { imported, updated } }];
 }

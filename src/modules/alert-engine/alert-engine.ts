@@ -15,6 +15,7 @@ import { AdvisoryFacts, planTransitions, type Plan } from './alert-planning';
 import type { DependencyIndexStore, MatchableDependency } from './dependency-index.store';
 import { numberKey, type AlertEngineStore, type AlertRefresh, type EngineAlert, type EngineAlertRow } from './alert-engine.store';
 import type { AdvisoryReevaluation, AlertReevaluation, SnapshotEvaluation } from './alert-reevaluation';
+import { ENGINE_ACTOR } from '../audit-log/audit-actors';
 
 // The alert engine (interfaces.md Part 2 "Dependency snapshots and computed alerts",
 // reference.md Part 2 "Alert lifecycle"): a repository's current dependencies, matched through
@@ -184,7 +185,8 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
           // A created alert was inserted as it is after its step.
           if (step.action !== 'created') changes.push({ alertId, changes: { ...(round === 0 ? plan.refresh : {}), ...written.changes } });
           if (written.event !== null) {
-            events.push({ alertId, action: written.event, senderId: null });
+            const stateBefore = round === 0 ? plan.alert?.state ?? null : plan.steps[round - 1]!.state;
+            events.push({ alertId, action: written.event, senderId: null, stateBefore });
             evaluationOf.set(alertId, e);
           }
         }
@@ -195,7 +197,7 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
         (byRound[round] ??= []).push(row);
       }
     }
-    await this.deps.events.insert(trx, eventRows.flatMap((byRound) => byRound.flatMap((r) => r ?? [])));
+    await this.deps.events.insert(trx, eventRows.flatMap((byRound) => byRound.flatMap((r) => r ?? [])), ENGINE_ACTOR);
   }
 
   /** The dependencies that fall in a vulnerable range, in dependency then row order. */

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../auth/principal';
+import { actorOf } from '../audit-log/audit-actors';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 import { withTransaction } from '../../database/transaction';
 import type { KeysetPage } from '../../database/keyset';
 import { NotFoundError, ValidationError } from '../../errors/domain';
@@ -34,7 +36,7 @@ function refuseUntrusted(verdict: Verdict): never {
 
 /** Spec §4.3: signed attestations stored against a repository, found by subject digest. */
 export class AttestationsService {
-  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; attestations: AttestationsStore; accounts: AccountsStore; verdicts: AttestationVerdicts }) {}
+  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; attestations: AttestationsStore; accounts: AccountsStore; verdicts: AttestationVerdicts; audit: AuditRecorder }) {}
 
   /**
    * #21: checks the bundle, stores it once with its verdict against the trusted roots; the same
@@ -47,7 +49,14 @@ export class AttestationsService {
       const stored = this.deps.verdicts.forNew(bundle);
       if (this.deps.verdicts.trust.mode === 'full' && !stored.verdict.verified) refuseUntrusted(stored.verdict);
       const initiator = principal.kind === 'user' ? principal.userId : null;
-      return { id: await this.deps.attestations.insert(trx, repo.id, bundle, checked, initiator, nowTimestamp(), stored) };
+      const { id, created } = await this.deps.attestations.insert(trx, repo.id, bundle, checked, initiator, nowTimestamp(), stored);
+      if (created) {
+        await this.deps.audit.record(trx, actorOf(principal), [{
+          action: 'attestation.create', operation: 'create', repo,
+          data: { attestation_id: id, predicate_type: checked.predicateType, subject_digests: checked.subjects.map((s) => s.digest), verified: stored.verdict.verified },
+        }]);
+      }
+      return { id };
     });
   }
 

@@ -25,7 +25,8 @@ export function bundleSha256(bundle: unknown): string {
 
 export class AttestationsStore {
   /** Stores a checked bundle once per repository, with its verdict when known; answers its id, existing or new. */
-  async insert(db: Executor, repoId: number, bundle: unknown, checked: CheckedBundle, initiatorId: number | null, now: string, stored?: StoredVerdict): Promise<number> {
+  /** Stores a bundle once per repository: its id, and whether this call stored it (false: stored before). */
+  async insert(db: Executor, repoId: number, bundle: unknown, checked: CheckedBundle, initiatorId: number | null, now: string, stored?: StoredVerdict): Promise<{ id: number; created: boolean }> {
     const sha = bundleSha256(bundle);
     const inserted = await db('attestations')
       .insert({
@@ -37,12 +38,12 @@ export class AttestationsStore {
       .returning('id');
     if (inserted.length === 0) {
       const existing = await db('attestations').where({ repo_id: repoId, bundle_sha256: sha }).first('id');
-      return Number(existing.id);
+      return { id: Number(existing.id), created: false };
     }
     const id = Number(inserted[0].id ?? inserted[0]);
     const rows = checked.subjects.map((s) => ({ attestation_id: id, digest: s.digest, name: s.name }));
     for (const chunk of chunksOf(rows, 200)) await db('attestation_subjects').insert(chunk);
-    return id;
+    return { id, created: true };
   }
 
   /** One page of a repository's attestations for a subject digest, newest first. */

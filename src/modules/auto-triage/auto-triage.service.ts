@@ -10,6 +10,10 @@ import type { AlertReevaluation } from '../alert-engine/alert-reevaluation';
 import { MAX_ORG_RULES, MAX_REPO_RULES } from './auto-triage.schemas';
 import type { AutoTriageStore } from './auto-triage.store';
 import type { PresetSettings, RuleInput, RuleOwner, RulePatch, TriageRule } from './auto-triage.types';
+import { actorOf } from '../audit-log/audit-actors';
+import { changedFields } from '../audit-log/audit-changes';
+import type { AuditChange } from '../audit-log/audit-log.types';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 
 /** Which rules or presets a request names: an organization's, or a repository's. */
 export type TriageScope = { level: 'org'; org: string } | { level: 'repo'; owner: string; repo: string };
@@ -39,61 +43,89 @@ const LIMIT: Record<TriageScope['level'], { max: number; sentence: string }> = {
  * the next read of their alerts sees it.
  */
 export class AutoTriageService {
-  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; store: AutoTriageStore; reevaluation: AlertReevaluation }) {}
+  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; store: AutoTriageStore; reevaluation: AlertReevaluation; audit: AuditRecorder }) {}
 
   async listRules(principal: Principal, scope: TriageScope): Promise<TriageRule[]> {
-    const owner = await this.ownerOf(this.deps.db, principal, scope, 'list');
+    const { owner } = await this.ownerOf(this.deps.db, principal, scope, 'list');
     return this.deps.store.listRules(this.deps.db, owner);
   }
 
   async getRule(principal: Principal, scope: TriageScope, id: number): Promise<TriageRule> {
-    const owner = await this.ownerOf(this.deps.db, principal, scope, 'get');
+    const { owner } = await this.ownerOf(this.deps.db, principal, scope, 'get');
     return this.ruleOf(this.deps.db, owner, id);
   }
 
   async createRule(principal: Principal, scope: TriageScope, input: RuleInput): Promise<TriageRule> {
-    return this.write(principal, scope, 'create', async (trx, owner, now) => {
+    return this.write(principal, scope, 'create', async (trx, owner, now, record) => {
       if ((await this.deps.store.lockAndCountRules(trx, owner)) >= LIMIT[scope.level].max) throw new ValidationError(LIMIT[scope.level].sentence);
-      return this.deps.store.insertRule(trx, owner, input, now);
+      const rule = await this.deps.store.insertRule(trx, owner, input, now);
+      record({ action: 'dependency_bot_rule.create', operation: 'create', data: { rule_id: rule.id, ...ruleFields(rule) } });
+      return rule;
     });
   }
 
   async updateRule(principal: Principal, scope: TriageScope, id: number, patch: RulePatch): Promise<TriageRule> {
-    return this.write(principal, scope, 'update', async (trx, owner, now) => this.deps.store.updateRule(trx, await this.ruleOf(trx, owner, id), patch, now));
+    return this.write(principal, scope, 'update', async (trx, owner, now, record) => {
+      const before = await this.ruleOf(trx, owner, id);
+      const after = await this.deps.store.updateRule(trx, before, patch, now);
+      const changes = changedFields(ruleFields(before), ruleFields(after));
+      if (changes !== undefined) record({ action: 'dependency_bot_rule.update', operation: 'modify', data: { rule_id: id, name: after.name, changes } });
+      return after;
+    });
   }
 
   async deleteRule(principal: Principal, scope: TriageScope, id: number): Promise<void> {
-    await this.write(principal, scope, 'delete', async (trx, owner) => this.deps.store.deleteRule(trx, (await this.ruleOf(trx, owner, id)).id));
+    await this.write(principal, scope, 'delete', async (trx, owner, _now, record) => {
+      const rule = await this.ruleOf(trx, owner, id);
+      await this.deps.store.deleteRule(trx, rule.id);
+      record({ action: 'dependency_bot_rule.destroy', operation: 'remove', data: { rule_id: rule.id, ...ruleFields(rule) } });
+    });
   }
 
   async presets(principal: Principal, scope: TriageScope): Promise<PresetSettings> {
     const owner = await this.ownerOf(this.deps.db, principal, scope, 'getPresets');
-    return this.deps.store.presets(this.deps.db, owner);
+    return this.deps.store.presets(this.deps.db, owner.owner);
   }
 
   async setPresets(principal: Principal, scope: TriageScope, presets: PresetSettings): Promise<PresetSettings> {
-    return this.write(principal, scope, 'setPresets', async (trx, owner) => {
+    return this.write(principal, scope, 'setPresets', async (trx, owner, _now, record) => {
+      const before = await this.deps.store.presets(trx, owner);
       await this.deps.store.setPresets(trx, owner, presets);
+      const changes = changedFields({ low_impact_development: before.lowImpactDevelopment }, { low_impact_development: presets.lowImpactDevelopment });
+      if (changes !== undefined) record({ action: 'dependency_bot_presets.update', operation: 'modify', data: { changes } });
       return presets;
     });
   }
 
-  /** A write: authorized, done, and the alerts of every repository it reaches re-evaluated, in one transaction. */
-  private async write<T>(principal: Principal, scope: TriageScope, verb: Verb, work: (trx: Knex.Transaction, owner: RuleOwner, now: string) => Promise<T>): Promise<T> {
+  /**
+   * A write: authorized, done, recorded in the audit log (what `work` records, of the
+   * organization or repository it belongs to) and the alerts of every repository it reaches
+   * re-evaluated, in one transaction.
+   */
+  private async write<T>(
+    principal: Principal, scope: TriageScope, verb: Verb, work: (trx: Knex.Transaction, owner: RuleOwner, now: string, record: (change: AuditChange) => void) => Promise<T>,
+  ): Promise<T> {
     return withTransaction(this.deps.db, async (trx) => {
-      const owner = await this.ownerOf(trx, principal, scope, verb);
+      const { owner, target } = await this.ownerOf(trx, principal, scope, verb);
       const now = nowTimestamp();
-      const result = await work(trx, owner, now);
+      const changes: AuditChange[] = [];
+      const result = await work(trx, owner, now, (change) => changes.push({ ...change, ...target }));
+      await this.deps.audit.record(trx, actorOf(principal), changes);
       const repoIds = owner.kind === 'repo' ? [owner.repoId] : await this.deps.store.repoIdsOfOrg(trx, owner.orgId);
       await this.deps.reevaluation.repositories(trx, repoIds, now);
       return result;
     });
   }
 
-  private async ownerOf(db: Executor, principal: Principal, scope: TriageScope, verb: Verb): Promise<RuleOwner> {
+  /** The rules' owner, and what the audit log names it by. */
+  private async ownerOf(db: Executor, principal: Principal, scope: TriageScope, verb: Verb): Promise<{ owner: RuleOwner; target: Pick<AuditChange, 'org' | 'repo'> }> {
     const operation = TRIAGE_OPERATIONS[scope.level][verb];
-    if (scope.level === 'org') return { kind: 'org', orgId: (await this.deps.lookups.org(db, principal, operation, scope.org)).id };
-    return { kind: 'repo', repoId: (await this.deps.lookups.repo(db, principal, operation, scope.owner, scope.repo)).id };
+    if (scope.level === 'org') {
+      const org = await this.deps.lookups.org(db, principal, operation, scope.org);
+      return { owner: { kind: 'org', orgId: org.id }, target: { org } };
+    }
+    const repo = await this.deps.lookups.repo(db, principal, operation, scope.owner, scope.repo);
+    return { owner: { kind: 'repo', repoId: repo.id }, target: { repo } };
   }
 
   /** A rule of this owner; a rule of another organization or repository answers as a missing one. */
@@ -102,4 +134,10 @@ export class AutoTriageService {
     if (!rule) throw new NotFoundError();
     return rule;
   }
+}
+
+/** A rule's fields as the API names them (its conditions as stored), for the audit log. */
+function ruleFields(rule: TriageRule): Record<string, unknown> {
+  // `rule_action`: a record's `action` is its own.
+  return { name: rule.name, enforcement: rule.enforcement, rule_action: rule.action, conditions: rule.conditions };
 }

@@ -9,12 +9,13 @@ import type { AccountsStore } from '../accounts/accounts.store';
 import type { RepositoryRecord } from '../accounts/accounts.types';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { AlertEvent, AlertEvents } from './alert-events';
-import { requestedTransition, transitionChanges } from './alert-lifecycle';
+import { requestedTransition, transitionChanges, type RequestedTransition } from './alert-lifecycle';
 import { alertViews } from './alert-views';
 import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store';
 import type { AdvisoryRecord } from '../advisories/advisories.types';
 import type { AlertsStore } from './alerts.store';
-import type { AlertKey, AlertListRequest, AlertPatch, AlertRef, AlertReferences, AlertScope, AlertView, AlertVisibility } from './alerts.types';
+import { actorOf } from '../audit-log/audit-actors';
+import type { AlertKey, AlertListRequest, AlertPatch, AlertRef, AlertReferences, AlertScope, AlertState, AlertView, AlertVisibility } from './alerts.types';
 
 /**
  * How alerts are shown, from their keys, in the order given (an alert deleted since left
@@ -130,17 +131,17 @@ export class DependencyAlertsService {
       if (transition !== null) {
         const { changes, event } = transitionChanges(transition, now);
         await alerts.update(trx, alert.id, changes);
-        if (event !== null) events.push({ alertId: alert.id, action: event, senderId });
+        if (event !== null) events.push({ alertId: alert.id, action: event, senderId, stateBefore: alert.state });
       }
       if (assigneeIds !== undefined) {
         const current = (await alerts.assigneesAt(trx, [alert.id])).get(alert.id)?.userIds ?? [];
         const same = current.length === assigneeIds.length && current.every((id) => assigneeIds.includes(id));
         if (!same) {
           await alerts.replaceAssignees(trx, alert.id, assigneeIds); // moves the alert's version (see the migrations)
-          events.push({ alertId: alert.id, action: 'assignees_changed', senderId });
+          events.push({ alertId: alert.id, action: 'assignees_changed', senderId, stateBefore: transitionState(transition) ?? alert.state });
         }
       }
-      await this.deps.events.record(trx, events, now);
+      await this.deps.events.record(trx, events, now, actorOf(principal));
       // Reopened: the next evaluation applies at once (the alert may be fixed already).
       if (transition?.action === 'reopened') await this.deps.engine.afterReopening(trx, repo.id, alert.id, now);
       return (await shape(trx, [(await alerts.findByNumber(trx, repo.id, ref.number))!]))[0]!;
@@ -169,4 +170,10 @@ export class DependencyAlertsService {
     const total = request.withTotal ? await alerts.count(db, scope, visibility, request.filters) : undefined;
     return { ...page, items: await shape(db, page.items), total };
   }
+}
+
+/** The state a person's transition leaves the alert in (undefined: none asked, or nothing changes). */
+function transitionState(transition: RequestedTransition | null): AlertState | undefined {
+  if (transition === null) return undefined;
+  return transition.action === 'dismissed' ? 'dismissed' : 'open';
 }

@@ -11,6 +11,8 @@ import type { DependencySnapshotsStore } from './dependency-snapshots.store';
 import type { SnapshotQueue, SnapshotRequestWork } from './snapshot-queue';
 import type { SnapshotQueueStore } from './snapshot-queue.store';
 import { recordSnapshot } from './snapshot-recording';
+import { actorOf } from '../audit-log/audit-actors';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 
 /** A repository's current dependencies, with what an SBOM of them names. */
 export interface RepositoryDependencies {
@@ -24,7 +26,7 @@ export interface RepositoryDependencies {
 /** Interfaces.md Part 2, S1–S2: dependency snapshots in, the current dependency set out. */
 export class DependencyGraphService {
   constructor(private readonly deps: {
-    db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore; alerts: SnapshotEvaluation; queue: SnapshotQueue; queueStore: SnapshotQueueStore;
+    db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore; alerts: SnapshotEvaluation; queue: SnapshotQueue; queueStore: SnapshotQueueStore; audit: AuditRecorder;
   }) {}
 
   /**
@@ -42,7 +44,15 @@ export class DependencyGraphService {
       const queue = this.deps.queue.shouldQueue(admission, work);
       const receipt = await withTransaction(this.deps.db, async (trx) => {
         const repo = await this.deps.lookups.repo(trx, principal, 'createDependencySnapshot', owner, name);
-        return recordSnapshot(trx, { snapshots: this.deps.snapshots, alerts: this.deps.alerts, queue: this.deps.queueStore }, repo.id, input, nowTimestamp(), { queue });
+        const recorded = await recordSnapshot(trx, { snapshots: this.deps.snapshots, alerts: this.deps.alerts, queue: this.deps.queueStore }, repo.id, input, nowTimestamp(), { queue });
+        await this.deps.audit.record(trx, actorOf(principal), [{
+          action: 'dependency_snapshot.create', operation: 'create', repo,
+          data: {
+            snapshot_id: recorded.id, result: recorded.result, sha: input.sha, ref: input.ref, job_correlator: input.job.correlator, detector: input.detector.name,
+            manifests: input.manifests.length,
+          },
+        }]);
+        return recorded;
       });
       applied = receipt.result === 'SUCCESS';
       if (receipt.queued) this.deps.queue.queued();

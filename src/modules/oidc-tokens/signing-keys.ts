@@ -4,6 +4,9 @@ import type { Knex } from 'knex';
 import type { DataVersions } from '../../database/data-version';
 import { toTimestamp } from '../../shared/time';
 import type { RsaPublicJwk, SigningKeysStore } from './signing-keys.store';
+import { withTransaction } from '../../database/transaction';
+import type { AuditActor } from '../audit-log/audit-log.types';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 
 const generateKeyPair = promisify(crypto.generateKeyPair);
 
@@ -38,7 +41,7 @@ function thumbprint(jwk: RsaPublicJwk): string {
 export class SigningKeys {
   private cached: { version: number | undefined; key: SigningKey } | undefined;
 
-  constructor(private readonly deps: { db: Knex; store: SigningKeysStore; clock: () => number }) {}
+  constructor(private readonly deps: { db: Knex; store: SigningKeysStore; clock: () => number; audit: AuditRecorder }) {}
 
   /** The key to sign with now. `versions`: the request's, under which a key read before holds. */
   async current(versions?: DataVersions): Promise<SigningKey> {
@@ -56,12 +59,14 @@ export class SigningKeys {
     return key;
   }
 
-  /** `orgsec oidc rotate-key`: a new signing key; the one it replaces stays in the JWKS for a day. */
-  async rotate(): Promise<{ kid: string; replaced: string | undefined }> {
+  /** `orgsec oidc rotate-key`: a new signing key, recorded by `actor`; the one it replaces stays in the JWKS for a day. */
+  async rotate(actor: AuditActor): Promise<{ kid: string; replaced: string | undefined }> {
     // Concurrent rotations each take the next generation; a loser tries the one after.
     for (let attempt = 0; attempt < 5; attempt++) {
       const [current] = await this.deps.store.listPublic(this.deps.db);
-      const kid = await this.create((current?.generation ?? 0) + 1);
+      const kid = await this.create((current?.generation ?? 0) + 1, async (trx, made) => {
+        await this.deps.audit.record(trx, actor, [{ action: 'oidc.signing_key.rotate', operation: 'create', data: { kid: made, replaced_kid: current?.kid ?? null } }]);
+      });
       if (kid !== undefined) return { kid, replaced: current?.kid };
     }
     throw new Error('could not rotate the OIDC signing key: other rotations kept taking the next generation');
@@ -80,14 +85,20 @@ export class SigningKeys {
       .map((key) => ({ ...key.publicJwk, alg: 'RS256', use: 'sig', kid: key.kid }));
   }
 
-  /** Makes a key at `generation`; its kid, or undefined when another instance took the generation. */
-  private async create(generation: number): Promise<string | undefined> {
+  /**
+   * Makes a key at `generation`; its kid, or undefined when another instance took the generation.
+   * `made`: what else the insert's transaction writes once the key is in (a rotation's record).
+   */
+  private async create(generation: number, made?: (trx: Knex.Transaction, kid: string) => Promise<void>): Promise<string | undefined> {
     const { privateKey, publicKey } = await generateKeyPair('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
     const exported = publicKey.export({ format: 'jwk' });
     const publicJwk: RsaPublicJwk = { kty: 'RSA', n: String(exported.n), e: String(exported.e) };
     const kid = thumbprint(publicJwk);
-    const inserted = await this.deps.store.insert(this.deps.db, {
-      generation, kid, publicJwk, privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), createdAt: toTimestamp(new Date(this.deps.clock())),
+    const key = { generation, kid, publicJwk, privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), createdAt: toTimestamp(new Date(this.deps.clock())) };
+    const inserted = await withTransaction(this.deps.db, async (trx) => {
+      const isNew = await this.deps.store.insert(trx, key);
+      if (isNew) await made?.(trx, kid);
+      return isNew;
     });
     return inserted ? kid : undefined;
   }

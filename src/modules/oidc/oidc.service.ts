@@ -7,13 +7,17 @@ import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord } from '../
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import { subClaimPrefix } from '../oidc-tokens/claims';
 import { templateInEffect } from './effective-template';
-import type { OidcStore } from './oidc.store';
+import type { OidcStore, StoredRepoTemplate } from './oidc.store';
+import { actorOf } from '../audit-log/audit-actors';
+import { changedFields } from '../audit-log/audit-changes';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 import { DEFAULT_CLAIM_KEYS, type OrgSubjectTemplate, type OrgTemplateUpdate, type PropertyInclusion, type RepoSubjectTemplate, type RepoTemplateUpdate } from './oidc.types';
 
 export interface OidcDeps {
   db: Knex;
   lookups: AuthorizedLookups;
   oidc: OidcStore;
+  audit: AuditRecorder;
 }
 
 const RESOURCE = 'OidcCustomPropertyInclusion';
@@ -48,6 +52,9 @@ export class OidcService {
         throw new BadRequestError(`No organization of the enterprise ${enterprise.slug} defines a custom property named "${name}".`);
       }
       if (!(await this.deps.oidc.addInclusion(trx, 'enterprise', enterprise.id, name, nowTimestamp()))) throw alreadyExists(name);
+      await this.deps.audit.record(trx, actorOf(principal), [{
+        action: 'oidc.custom_property_inclusion.create', operation: 'create', enterprise: { id: enterprise.id, slug: enterprise.slug }, data: { custom_property_name: name },
+      }]);
       return { customPropertyName: name, source: 'enterprise' };
     });
   }
@@ -56,6 +63,9 @@ export class OidcService {
     await withTransaction(this.deps.db, async (trx) => {
       const enterprise = await this.deps.lookups.enterprise(trx, principal, 'deleteEnterpriseOidcInclusion', slug);
       if (!(await this.deps.oidc.removeInclusion(trx, 'enterprise', enterprise.id, name))) throw new NotFoundError();
+      await this.deps.audit.record(trx, actorOf(principal), [{
+        action: 'oidc.custom_property_inclusion.destroy', operation: 'remove', enterprise: { id: enterprise.id, slug: enterprise.slug }, data: { custom_property_name: name },
+      }]);
     });
   }
 
@@ -79,6 +89,7 @@ export class OidcService {
         throw new BadRequestError(`The organization ${org.login} defines no custom property named "${name}".`);
       }
       if (!(await this.deps.oidc.addInclusion(trx, 'organization', org.id, name, nowTimestamp()))) throw alreadyExists(name);
+      await this.deps.audit.record(trx, actorOf(principal), [{ action: 'oidc.custom_property_inclusion.create', operation: 'create', org, data: { custom_property_name: name } }]);
       return { customPropertyName: name, source: 'organization' };
     });
   }
@@ -87,6 +98,7 @@ export class OidcService {
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'deleteOrgOidcInclusion', orgLogin);
       if (!(await this.deps.oidc.removeInclusion(trx, 'organization', org.id, name))) throw new NotFoundError();
+      await this.deps.audit.record(trx, actorOf(principal), [{ action: 'oidc.custom_property_inclusion.destroy', operation: 'remove', org, data: { custom_property_name: name } }]);
     });
   }
 
@@ -108,10 +120,10 @@ export class OidcService {
       const org = await this.deps.lookups.org(trx, principal, 'setOrgOidcSubjectTemplate', orgLogin);
       await this.deps.oidc.lockOwner(trx, 'organization', org.id);
       const current = await this.orgTemplateOf(trx, org.id);
-      await this.deps.oidc.saveOrgTemplate(trx, org.id, {
-        includeClaimKeys: update.includeClaimKeys,
-        useImmutableSubject: update.useImmutableSubject ?? current.useImmutableSubject,
-      }, nowTimestamp());
+      const next = { includeClaimKeys: update.includeClaimKeys, useImmutableSubject: update.useImmutableSubject ?? current.useImmutableSubject };
+      await this.deps.oidc.saveOrgTemplate(trx, org.id, next, nowTimestamp());
+      const changes = changedFields(orgTemplateFields(current), orgTemplateFields(next));
+      if (changes !== undefined) await this.deps.audit.record(trx, actorOf(principal), [{ action: 'oidc.subject_template.update', operation: 'modify', org, data: { changes } }]);
     });
   }
 
@@ -140,15 +152,28 @@ export class OidcService {
       const repo = await this.deps.lookups.repo(trx, principal, 'setRepoOidcSubjectTemplate', owner, name);
       await this.deps.oidc.lockOwner(trx, 'repository', repo.id);
       const current = await this.deps.oidc.findRepoTemplate(trx, repo.id);
-      await this.deps.oidc.saveRepoTemplate(trx, repo.id, {
+      const next = {
         useDefault: update.useDefault,
         includeClaimKeys: update.useDefault ? null : update.includeClaimKeys ?? null,
         useImmutableSubject: update.useImmutableSubject ?? current?.useImmutableSubject ?? false,
-      }, nowTimestamp());
+      };
+      await this.deps.oidc.saveRepoTemplate(trx, repo.id, next, nowTimestamp());
+      // Never configured: as use_default would show it.
+      const changes = changedFields(repoTemplateFields(current ?? { useDefault: true, includeClaimKeys: null, useImmutableSubject: false }), repoTemplateFields(next));
+      if (changes !== undefined) await this.deps.audit.record(trx, actorOf(principal), [{ action: 'oidc.subject_template.update', operation: 'modify', repo, data: { changes } }]);
     });
   }
 
   private async orgTemplateOf(db: Executor, orgId: number): Promise<OrgSubjectTemplate> {
     return (await this.deps.oidc.findOrgTemplate(db, orgId)) ?? { includeClaimKeys: [...DEFAULT_CLAIM_KEYS], useImmutableSubject: false };
   }
+}
+
+/** A template's fields as the API names them, for the audit log's before and after. */
+function orgTemplateFields(template: OrgSubjectTemplate): Record<string, unknown> {
+  return { include_claim_keys: template.includeClaimKeys, use_immutable_subject: template.useImmutableSubject };
+}
+
+function repoTemplateFields(template: StoredRepoTemplate): Record<string, unknown> {
+  return { use_default: template.useDefault, include_claim_keys: template.includeClaimKeys, use_immutable_subject: template.useImmutableSubject };
 }

@@ -8,6 +8,9 @@ import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { OrganizationRecord, TeamRecord } from '../accounts/accounts.types';
 import type { AccessStore } from '../../auth/access.store';
 import type { OrgRolesStore } from './org-roles.store';
+import { actorOf } from '../audit-log/audit-actors';
+import type { AuditChange } from '../audit-log/audit-log.types';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 import { assignmentOf, type Page, type RoleRecord, type RoleTeam, type RoleUser, type TeamRoleAssignment, type TeamWithParent, type UserRoleAssignment } from './org-roles.types';
 
 export interface OrgRolesDeps {
@@ -16,6 +19,7 @@ export interface OrgRolesDeps {
   access: AccessStore;
   roles: OrgRolesStore;
   lookups: AuthorizedLookups;
+  audit: AuditRecorder;
 }
 
 export interface PageRequest {
@@ -68,7 +72,9 @@ export class OrgRolesService {
       assertRolesEnabled(org); // spec #3: 422 when the feature is off
       const team = await this.existingTeam(trx, org, teamSlug);
       const role = await this.existingRole(trx, org, roleId);
-      await this.deps.roles.assignTeam(trx, org.id, role.id, team.id, nowTimestamp());
+      if (await this.deps.roles.assignTeam(trx, org.id, role.id, team.id, nowTimestamp())) {
+        await this.deps.audit.record(trx, actorOf(principal), [teamChange('organization_role.assign_team', 'create', org, team, role)]);
+      }
     });
   }
 
@@ -78,7 +84,9 @@ export class OrgRolesService {
       const org = await this.deps.lookups.org(trx, principal, 'revokeOrgRoleTeam', orgLogin);
       const team = await this.existingTeam(trx, org, teamSlug);
       const role = await this.existingRole(trx, org, roleId);
-      await this.deps.roles.revokeTeam(trx, org.id, role.id, team.id);
+      if (await this.deps.roles.revokeTeam(trx, org.id, role.id, team.id)) {
+        await this.deps.audit.record(trx, actorOf(principal), [teamChange('organization_role.unassign_team', 'remove', org, team, role)]);
+      }
     });
   }
 
@@ -86,7 +94,9 @@ export class OrgRolesService {
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'revokeAllOrgRolesTeam', orgLogin);
       const team = await this.existingTeam(trx, org, teamSlug);
-      await this.deps.roles.revokeAllTeam(trx, org.id, team.id);
+      const revoked = await this.deps.roles.revokeAllTeam(trx, org.id, team.id);
+      const roles = await this.rolesByIds(trx, org, revoked);
+      await this.deps.audit.record(trx, actorOf(principal), roles.map((role) => teamChange('organization_role.unassign_team', 'remove', org, team, role)));
     });
   }
 
@@ -103,7 +113,9 @@ export class OrgRolesService {
           { resource: RESOURCE, field: 'username', code: 'invalid', message: 'The user is not a member of the organization.' },
         ]);
       }
-      await this.deps.roles.assignUser(trx, org.id, role.id, user.id, nowTimestamp());
+      if (await this.deps.roles.assignUser(trx, org.id, role.id, user.id, nowTimestamp())) {
+        await this.deps.audit.record(trx, actorOf(principal), [userChange('organization_role.assign_user', 'create', org, user, role)]);
+      }
     });
   }
 
@@ -113,7 +125,9 @@ export class OrgRolesService {
       const org = await this.deps.lookups.org(trx, principal, 'revokeOrgRoleUser', orgLogin);
       const user = await this.existingUser(trx, username);
       const role = await this.existingRole(trx, org, roleId);
-      await this.deps.roles.revokeUser(trx, org.id, role.id, user.id);
+      if (await this.deps.roles.revokeUser(trx, org.id, role.id, user.id)) {
+        await this.deps.audit.record(trx, actorOf(principal), [userChange('organization_role.unassign_user', 'remove', org, user, role)]);
+      }
     });
   }
 
@@ -121,7 +135,9 @@ export class OrgRolesService {
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'revokeAllOrgRolesUser', orgLogin);
       const user = await this.existingUser(trx, username);
-      await this.deps.roles.revokeAllUser(trx, org.id, user.id);
+      const revoked = await this.deps.roles.revokeAllUser(trx, org.id, user.id);
+      const roles = await this.rolesByIds(trx, org, revoked);
+      await this.deps.audit.record(trx, actorOf(principal), roles.map((role) => userChange('organization_role.unassign_user', 'remove', org, user, role)));
     });
   }
 
@@ -163,6 +179,12 @@ export class OrgRolesService {
     };
   }
 
+  private async rolesByIds(db: Executor, org: OrganizationRecord, ids: readonly number[]): Promise<RoleRecord[]> {
+    if (ids.length === 0) return [];
+    const wanted = new Set(ids);
+    return (await this.deps.roles.listRoles(db, org.id)).filter((role) => wanted.has(role.id));
+  }
+
   private async existingRole(db: Executor, org: OrganizationRecord, roleId: number): Promise<RoleRecord> {
     const role = await this.deps.roles.findRole(db, org.id, roleId);
     if (!role) throw new NotFoundError();
@@ -186,6 +208,14 @@ export class OrgRolesService {
     const parents = new Map((await this.deps.accounts.findTeamsByIds(db, parentIds)).map((t) => [t.id, t]));
     return teams.map((team) => ({ team, parent: team.parentId === null ? null : parents.get(team.parentId) ?? null }));
   }
+}
+
+function teamChange(action: string, operation: 'create' | 'remove', org: OrganizationRecord, team: TeamRecord, role: RoleRecord): AuditChange {
+  return { action, operation, org, team: { id: team.id, name: `${org.login}/${team.slug}` }, data: { role_id: role.id, role_name: role.name } };
+}
+
+function userChange(action: string, operation: 'create' | 'remove', org: OrganizationRecord, user: { id: number; login: string }, role: RoleRecord): AuditChange {
+  return { action, operation, org, user: { id: user.id, login: user.login }, data: { role_id: role.id, role_name: role.name } };
 }
 
 function assertRolesEnabled(org: OrganizationRecord): void {

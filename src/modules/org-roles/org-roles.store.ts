@@ -1,3 +1,4 @@
+import { lockForUpdate } from '../../database/dialect';
 import { rowsOf } from '../../auth/access.store';
 import type { Executor } from '../../database/transaction';
 import { parseJsonColumn, toJsonColumn } from '../../shared/json';
@@ -88,28 +89,34 @@ export class OrgRolesStore {
     return Number(existing.id);
   }
 
-  async assignTeam(db: Executor, orgId: number, roleId: number, teamId: number, now: string): Promise<void> {
-    await db('organization_role_teams').insert({ org_id: orgId, role_id: roleId, team_id: teamId, created_at: now }).onConflict(['org_id', 'role_id', 'team_id']).ignore();
+  /** Whether the team did not hold the role before (a role held already changes nothing). */
+  async assignTeam(db: Executor, orgId: number, roleId: number, teamId: number, now: string): Promise<boolean> {
+    return assign(db, HOLDERS.team, orgId, roleId, teamId, now);
   }
 
-  async revokeTeam(db: Executor, orgId: number, roleId: number, teamId: number): Promise<void> {
-    await db('organization_role_teams').where({ org_id: orgId, role_id: roleId, team_id: teamId }).delete();
+  /** Whether the team held the role. */
+  async revokeTeam(db: Executor, orgId: number, roleId: number, teamId: number): Promise<boolean> {
+    return revoke(db, HOLDERS.team, orgId, roleId, teamId);
   }
 
-  async revokeAllTeam(db: Executor, orgId: number, teamId: number): Promise<void> {
-    await db('organization_role_teams').where({ org_id: orgId, team_id: teamId }).delete();
+  /** The roles the team held. */
+  async revokeAllTeam(db: Executor, orgId: number, teamId: number): Promise<number[]> {
+    return revokeAll(db, HOLDERS.team, orgId, teamId);
   }
 
-  async assignUser(db: Executor, orgId: number, roleId: number, userId: number, now: string): Promise<void> {
-    await db('organization_role_users').insert({ org_id: orgId, role_id: roleId, user_id: userId, created_at: now }).onConflict(['org_id', 'role_id', 'user_id']).ignore();
+  /** Whether the user did not hold the role directly before. */
+  async assignUser(db: Executor, orgId: number, roleId: number, userId: number, now: string): Promise<boolean> {
+    return assign(db, HOLDERS.user, orgId, roleId, userId, now);
   }
 
-  async revokeUser(db: Executor, orgId: number, roleId: number, userId: number): Promise<void> {
-    await db('organization_role_users').where({ org_id: orgId, role_id: roleId, user_id: userId }).delete();
+  /** Whether the user held the role directly. */
+  async revokeUser(db: Executor, orgId: number, roleId: number, userId: number): Promise<boolean> {
+    return revoke(db, HOLDERS.user, orgId, roleId, userId);
   }
 
-  async revokeAllUser(db: Executor, orgId: number, userId: number): Promise<void> {
-    await db('organization_role_users').where({ org_id: orgId, user_id: userId }).delete();
+  /** The roles the user held directly. */
+  async revokeAllUser(db: Executor, orgId: number, userId: number): Promise<number[]> {
+    return revokeAll(db, HOLDERS.user, orgId, userId);
   }
 
   /** Teams holding a role: assigned (direct) or child of an assigned team (indirect). */
@@ -131,4 +138,27 @@ export class OrgRolesStore {
       viaTeams.map((r) => ({ id: Number(r.user_id), via: Number(r.via_team_id) })),
     );
   }
+}
+
+/** Where each kind of holder's direct assignments are kept. */
+const HOLDERS = {
+  team: { table: 'organization_role_teams', holder: 'team_id' },
+  user: { table: 'organization_role_users', holder: 'user_id' },
+} as const;
+type Holders = (typeof HOLDERS)[keyof typeof HOLDERS];
+
+async function assign(db: Executor, { table, holder }: Holders, orgId: number, roleId: number, holderId: number, now: string): Promise<boolean> {
+  const inserted = await db(table).insert({ org_id: orgId, role_id: roleId, [holder]: holderId, created_at: now }).onConflict(['org_id', 'role_id', holder]).ignore().returning('role_id');
+  return inserted.length > 0;
+}
+
+async function revoke(db: Executor, { table, holder }: Holders, orgId: number, roleId: number, holderId: number): Promise<boolean> {
+  return (await db(table).where({ org_id: orgId, role_id: roleId, [holder]: holderId }).delete()) > 0;
+}
+
+/** The roles the holder held, then removed. Read first: SQLite's knex answers a DELETE with a count, never RETURNING rows (locked on PostgreSQL meanwhile). */
+async function revokeAll(db: Executor, { table, holder }: Holders, orgId: number, holderId: number): Promise<number[]> {
+  const held: Array<{ role_id: number }> = await lockForUpdate(db(table).where({ org_id: orgId, [holder]: holderId }).select('role_id'));
+  await db(table).where({ org_id: orgId, [holder]: holderId }).delete();
+  return held.map((r) => Number(r.role_id)).sort((a, b) => a - b);
 }

@@ -9,6 +9,8 @@ import { canonicalJson } from '../../shared/canonical-json';
 import { normalizeTimestamp, nowTimestamp } from '../../shared/time';
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { TokenDeclaration } from '../world/world.schema';
+import type { AuditActor, AuditChange } from '../audit-log/audit-log.types';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 
 export interface IssuedToken {
   id: number;
@@ -40,11 +42,36 @@ export function declarationKey(d: TokenDeclaration): string {
 
 /** Creates tokens from declarations (CLI and world files): references resolved, only hashes stored. */
 export class TokensService {
-  constructor(private readonly deps: { db: Knex; accounts: AccountsStore; tokens: TokenStore }) {}
+  constructor(private readonly deps: { db: Knex; accounts: AccountsStore; tokens: TokenStore; audit: AuditRecorder }) {}
 
-  /** `orgsec token create`: always a new token. */
-  async create(declaration: TokenDeclaration): Promise<IssuedToken> {
-    return withTransaction(this.deps.db, (trx) => this.issue(trx, declaration, { idempotent: false }));
+  /** `orgsec token create`: always a new token, recorded in the audit log by the command's actor. */
+  async create(declaration: TokenDeclaration, actor: AuditActor): Promise<IssuedToken> {
+    return withTransaction(this.deps.db, async (trx) => {
+      const issued = await this.issue(trx, declaration, { idempotent: false });
+      await this.deps.audit.record(trx, actor, [await this.createdRecord(trx, declaration, issued)]);
+      return issued;
+    });
+  }
+
+  /** `token.create`: whose token, of which kind, with what it grants; of the token itself, its last four characters. */
+  private async createdRecord(db: Executor, d: TokenDeclaration, issued: IssuedToken): Promise<AuditChange> {
+    const { accounts } = this.deps;
+    const user = 'user' in d ? await accounts.findUserByLogin(db, d.user) : undefined;
+    const owner = 'resource_owner' in d ? await accounts.findAccountByLogin(db, d.resource_owner) : undefined;
+    const enterprise = 'resource_owner' in d && owner === undefined ? await accounts.findEnterpriseBySlug(db, d.resource_owner) : undefined;
+    const raw = issued.token ?? d.token;
+    return {
+      action: 'token.create', operation: 'create',
+      org: owner?.type === 'Organization' ? { id: owner.id, login: owner.login } : undefined,
+      enterprise: enterprise === undefined ? undefined : { id: enterprise.id, slug: enterprise.slug },
+      user: user === undefined ? undefined : { id: user.id, login: user.login },
+      data: {
+        created_token_id: issued.id, token_type: d.type, token_last_four: raw === undefined ? null : raw.slice(-4),
+        ...('scopes' in d ? { scopes: d.scopes } : { permissions: d.permissions, repositories: d.repositories }),
+        ...('app' in d && d.app !== undefined ? { app: d.app } : {}),
+        expires_at: d.expires_at ?? null,
+      },
+    };
   }
 
   async issue(db: Executor, declaration: TokenDeclaration, options: { idempotent: boolean }): Promise<IssuedToken> {

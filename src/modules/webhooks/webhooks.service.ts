@@ -12,6 +12,10 @@ import { queuePing, queueRedelivery } from './webhook-queue';
 import { HOOK_INPUT, MAX_HOOKS } from './webhooks.schemas';
 import { serializeHook } from './webhooks.serializers';
 import type { DeliveryFilter, WebhooksStore } from './webhooks.store';
+import { actorOf } from '../audit-log/audit-actors';
+import { changedFields } from '../audit-log/audit-changes';
+import type { AuditChange } from '../audit-log/audit-log.types';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 import type { DeliveryAttempt, DeliveryAttemptDetail, HookOwner, Webhook, WebhookEvent, WebhookInput, WebhookPatch } from './webhooks.types';
 
 /** Which hooks a request names: an organization's, or a repository's. */
@@ -39,6 +43,7 @@ interface WebhooksDeps {
   allowPrivateTargets: boolean;
   /** Wakes this instance's delivery worker once rows it queued are committed (else its poll finds them). */
   queued: () => void;
+  audit: AuditRecorder;
 }
 
 /**
@@ -52,12 +57,12 @@ export class WebhooksService {
   constructor(private readonly deps: WebhooksDeps) {}
 
   async list(principal: Principal, scope: HookScope): Promise<Webhook[]> {
-    const owner = await this.ownerOf(this.deps.db, principal, scope, 'list');
+    const { owner } = await this.ownerOf(this.deps.db, principal, scope, 'list');
     return this.deps.store.list(this.deps.db, owner);
   }
 
   async get(principal: Principal, scope: HookScope, id: number): Promise<Webhook> {
-    const owner = await this.ownerOf(this.deps.db, principal, scope, 'get');
+    const { owner } = await this.ownerOf(this.deps.db, principal, scope, 'get');
     return this.hookOf(this.deps.db, owner, id);
   }
 
@@ -65,12 +70,13 @@ export class WebhooksService {
   async create(principal: Principal, scope: HookScope, input: WebhookInput, apiBase: string): Promise<Webhook> {
     this.assertTarget(input.config.url);
     return withTransaction(this.deps.db, async (trx) => {
-      const owner = await this.ownerOf(trx, principal, scope, 'create');
+      const { owner, target } = await this.ownerOf(trx, principal, scope, 'create');
       if ((await this.deps.store.lockAndCount(trx, owner)) >= MAX_HOOKS) {
         throw new ValidationError(`${scope.level === 'org' ? 'An organization' : 'A repository'} can have at most ${MAX_HOOKS} hooks.`);
       }
       const hook = await this.deps.store.insert(trx, owner, input, nowTimestamp());
       if (hook.active) await this.queuePingOf(trx, hook, apiBase);
+      await this.deps.audit.record(trx, actorOf(principal), [{ action: 'hook.create', operation: 'create', ...target, data: { hook_id: hook.id, ...hookFields(hook) } }]);
       return hook;
     }).then((hook) => {
       if (hook.active) this.deps.queued();
@@ -81,7 +87,7 @@ export class WebhooksService {
   async update(principal: Principal, scope: HookScope, id: number, patch: WebhookPatch): Promise<Webhook> {
     if (patch.config?.url !== undefined) this.assertTarget(patch.config.url);
     return withTransaction(this.deps.db, async (trx) => {
-      const owner = await this.ownerOf(trx, principal, scope, 'update');
+      const { owner, target } = await this.ownerOf(trx, principal, scope, 'update');
       const hook = await this.hookOf(trx, owner, id);
       const { secret, ...config } = patch.config ?? {};
       const next = {
@@ -91,22 +97,28 @@ export class WebhooksService {
           url: config.url ?? hook.config.url, contentType: config.contentType ?? hook.config.contentType, insecureSsl: config.insecureSsl ?? hook.config.insecureSsl,
         },
       };
-      return this.deps.store.update(trx, hook, next, secret, nowTimestamp());
+      const updated = await this.deps.store.update(trx, hook, next, secret, nowTimestamp());
+      await this.deps.audit.record(trx, actorOf(principal), hookUpdates(hook, updated, secret !== undefined).map((change) => ({ ...change, ...target })));
+      return updated;
     });
   }
 
   async delete(principal: Principal, scope: HookScope, id: number): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
-      const owner = await this.ownerOf(trx, principal, scope, 'delete');
-      await this.deps.store.delete(trx, (await this.hookOf(trx, owner, id)).id);
+      const { owner, target } = await this.ownerOf(trx, principal, scope, 'delete');
+      const hook = await this.hookOf(trx, owner, id);
+      await this.deps.store.delete(trx, hook.id);
+      await this.deps.audit.record(trx, actorOf(principal), [{ action: 'hook.destroy', operation: 'remove', ...target, data: { hook_id: hook.id, ...hookFields(hook) } }]);
     });
   }
 
   /** Queues a `ping` (active or not: a ping is how one checks a hook before turning it on). */
   async ping(principal: Principal, scope: HookScope, id: number, apiBase: string): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
-      const owner = await this.ownerOf(trx, principal, scope, 'ping');
-      await this.queuePingOf(trx, await this.hookOf(trx, owner, id), apiBase);
+      const { owner, target } = await this.ownerOf(trx, principal, scope, 'ping');
+      const hook = await this.hookOf(trx, owner, id);
+      await this.queuePingOf(trx, hook, apiBase);
+      await this.deps.audit.record(trx, actorOf(principal), [{ action: 'hook.ping', operation: 'create', ...target, data: { hook_id: hook.id } }]);
     });
     this.deps.queued();
   }
@@ -114,7 +126,7 @@ export class WebhooksService {
   /** One page of a hook's delivery attempts, newest first; with the count when asked (GraphQL's totalCount). */
   async deliveries(principal: Principal, scope: HookScope, id: number, filter: DeliveryFilter, withTotal = false): Promise<{ page: KeysetPage<DeliveryAttempt>; total?: number }> {
     const db = this.deps.db;
-    const owner = await this.ownerOf(db, principal, scope, 'listDeliveries');
+    const { owner } = await this.ownerOf(db, principal, scope, 'listDeliveries');
     const hook = await this.hookOf(db, owner, id);
     const page = await this.deps.store.attempts(db, hook.id, filter);
     return withTotal ? { page, total: await this.deps.store.countAttempts(db, hook.id) } : { page };
@@ -122,7 +134,7 @@ export class WebhooksService {
 
   async delivery(principal: Principal, scope: HookScope, id: number, deliveryId: number): Promise<DeliveryAttemptDetail> {
     const db = this.deps.db;
-    const owner = await this.ownerOf(db, principal, scope, 'getDelivery');
+    const { owner } = await this.ownerOf(db, principal, scope, 'getDelivery');
     const attempt = await this.deps.store.attempt(db, (await this.hookOf(db, owner, id)).id, deliveryId);
     if (!attempt) throw new NotFoundError();
     return attempt;
@@ -131,8 +143,10 @@ export class WebhooksService {
   /** Queues the delivery an attempt belongs to again, as a redelivery with the same guid. */
   async redeliver(principal: Principal, scope: HookScope, id: number, deliveryId: number): Promise<void> {
     await withTransaction(this.deps.db, async (trx) => {
-      const owner = await this.ownerOf(trx, principal, scope, 'redeliver');
-      await queueRedelivery(trx, (await this.hookOf(trx, owner, id)).id, deliveryId);
+      const { owner, target } = await this.ownerOf(trx, principal, scope, 'redeliver');
+      const hook = await this.hookOf(trx, owner, id);
+      await queueRedelivery(trx, hook.id, deliveryId);
+      await this.deps.audit.record(trx, actorOf(principal), [{ action: 'hook.redeliver', operation: 'create', ...target, data: { hook_id: hook.id, delivery_id: deliveryId } }]);
     });
     this.deps.queued();
   }
@@ -149,14 +163,15 @@ export class WebhooksService {
     throw new ValidationError(message, [{ resource: HOOK_INPUT.resource, field: 'config.url', code: 'invalid', message }]);
   }
 
-  private async ownerOf(db: Executor, principal: Principal, scope: HookScope, verb: HookVerb): Promise<HookOwner> {
+  /** The hooks' owner, and what the audit log names it by. */
+  private async ownerOf(db: Executor, principal: Principal, scope: HookScope, verb: HookVerb): Promise<{ owner: HookOwner; target: Pick<AuditChange, 'org' | 'repo'> }> {
     const operation = HOOK_OPERATIONS[scope.level][verb];
     if (scope.level === 'org') {
       const org = await this.deps.lookups.org(db, principal, operation, scope.org);
-      return { kind: 'org', orgId: org.id, login: org.login };
+      return { owner: { kind: 'org', orgId: org.id, login: org.login }, target: { org } };
     }
     const repo = await this.deps.lookups.repo(db, principal, operation, scope.owner, scope.repo);
-    return { kind: 'repo', repoId: repo.id, owner: repo.ownerLogin, name: repo.name };
+    return { owner: { kind: 'repo', repoId: repo.id, owner: repo.ownerLogin, name: repo.name }, target: { repo } };
   }
 
   /** A hook of this owner; another organization's or repository's answers as a missing one. */
@@ -173,4 +188,28 @@ function eventsAfter(current: readonly WebhookEvent[], patch: WebhookPatch): Web
   for (const event of patch.addEvents ?? []) events.add(event);
   for (const event of patch.removeEvents ?? []) events.delete(event);
   return [...events];
+}
+
+/** A hook's settings as the API names them; of its secret, only whether it has one. */
+function hookFields(hook: Webhook): Record<string, unknown> {
+  return {
+    active: hook.active, events: hook.events,
+    config: { url: hook.config.url, content_type: hook.config.contentType, insecure_ssl: hook.config.insecureSsl, secret_set: hook.config.hasSecret },
+  };
+}
+
+/** A PATCH's records, one per aspect it changed, as the original records them: config (the secret being replaced counts), events, active. */
+function hookUpdates(before: Webhook, after: Webhook, secretGiven: boolean): AuditChange[] {
+  const records: AuditChange[] = [];
+  const { config: configBefore } = hookFields(before) as { config: Record<string, unknown> };
+  const { config: configAfter } = hookFields(after) as { config: Record<string, unknown> };
+  const config = changedFields(configBefore, configAfter);
+  if (config !== undefined || secretGiven) {
+    records.push({ action: 'hook.config_update', operation: 'modify', data: { hook_id: after.id, changes: config ?? {}, secret_replaced: secretGiven } });
+  }
+  const events = changedFields({ events: [...before.events].sort() }, { events: [...after.events].sort() });
+  if (events !== undefined) records.push({ action: 'hook.events_update', operation: 'modify', data: { hook_id: after.id, changes: events } });
+  const active = changedFields({ active: before.active }, { active: after.active });
+  if (active !== undefined) records.push({ action: 'hook.active_update', operation: 'modify', data: { hook_id: after.id, changes: active } });
+  return records;
 }

@@ -27,6 +27,11 @@ import { loadAdvisories, loadAttestations, loadOidc, pruneEnterpriseInclusions }
 import { worldSourceOf, type WorldSource } from './world.source';
 import { References, WorldError, fail } from './world.support';
 import { WorldSchemaError, alertsSchemaError, parseSections } from './world.validation';
+import { loadAuditLog } from './world.audit-log';
+import { commandActor } from '../audit-log/audit-actors';
+import type { AuditLogStore } from '../audit-log/audit-log.store';
+import type { AuditActor } from '../audit-log/audit-log.types';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 
 export { WorldError };
 
@@ -46,6 +51,8 @@ export interface LoadOptions {
   /** Empty the database first. */
   replace?: boolean;
   onProgress?: (message: string) => void;
+  /** Who the load's record in the audit log names (default: the command's user, audit-actors.ts). */
+  actor?: AuditActor;
 }
 
 // A load of at least this many rows refreshes PostgreSQL's statistics at once; smaller ones are
@@ -63,6 +70,8 @@ const WORLD_TABLES = [
   'team_repositories', 'repository_collaborators', 'repository_custom_property_values', 'repository_storage_records',
   'repository_deployment_records', 'repositories', 'team_members', 'teams', 'organization_custom_properties',
   'organization_members', 'organizations', 'enterprise_members', 'enterprises',
+  // A replaced world's records go with it: they name its organizations by id, which the new world's may reuse.
+  'audit_log',
 ];
 
 /** `orgsec load`: inserts or updates a whole world by natural keys, in one transaction. */
@@ -71,6 +80,7 @@ export class WorldLoader {
     private readonly deps: {
       db: Knex; accounts: AccountsStore; roles: OrgRolesStore; tokens: TokensService; attestations: AttestationsStore; alerts: AlertsStore; advisories: AdvisoriesWorldStore;
       snapshots: DependencySnapshotsStore; snapshotQueue: SnapshotQueueStore; autoTriage: AutoTriageStore; alertEngine: AlertReevaluation & SnapshotEvaluation; webhooks: WebhooksStore;
+      auditLog: AuditLogStore; audit: AuditRecorder;
     },
   ) {}
 
@@ -120,6 +130,9 @@ export class WorldLoader {
         await loadWebhooks(ctx, world.webhooks, this.deps.webhooks);
         await pruneEnterpriseInclusions(trx);
         const generatedTokens = await this.loadTokens(trx, world.tokens);
+        await loadAuditLog(ctx, world.audit_log, this.deps.auditLog);
+        // The load itself, a change of no one organization: the operator's export shows it (orgsec audit-log export).
+        await this.deps.audit.record(trx, options.actor ?? commandActor(), [{ action: 'world.load', operation: 'create', data: { replace: options.replace ?? false, counts } }]);
         return { counts, generatedTokens };
       } catch (error) {
         // The alerts are parsed as they load, yet a schema problem in them outranks any other
@@ -179,6 +192,7 @@ function countsOf(world: World, alerts: number): Record<string, number> {
     dependency_bot_rules: world.dependency_bot_rules.length,
     dependency_bot_presets: world.dependency_bot_presets.length,
     webhooks: world.webhooks.length,
+    audit_log: world.audit_log.length,
     oidc_settings:
       (oidc.enterprise_property_inclusions?.length ?? 0) + (oidc.organization_property_inclusions?.length ?? 0)
       + (oidc.organization_subject_templates?.length ?? 0) + (oidc.repository_subject_templates?.length ?? 0),

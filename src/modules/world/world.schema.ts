@@ -8,6 +8,7 @@ import { repoConditions, ruleAction, ruleName } from '../auto-triage/auto-triage
 import { ORG_ENFORCEMENTS } from '../auto-triage/auto-triage.types';
 import { hookConfigSchema } from '../webhooks/webhooks.schemas';
 import { WEBHOOK_EVENTS } from '../webhooks/webhooks.types';
+import { OPERATION_TYPES } from '../audit-log/audit-log.types';
 import { ECOSYSTEMS } from '../advisories/ecosystems';
 
 // The world-file format of interfaces.md, strict: an unknown key is an error that names it.
@@ -202,6 +203,25 @@ const webhookSchema = z
   .strictObject({ ...ruleOwner, config: hookConfigSchema, events: z.array(z.enum(WEBHOOK_EVENTS)).max(20).optional(), active: z.boolean().optional() })
   .superRefine(oneOwner);
 
+/**
+ * An audit-log record carried by a world (issue 37): history a world brings with it. Known by its
+ * `document_id` (derived from the record when not given), so loading a world twice adds none twice.
+ */
+const auditRecordSchema = z.strictObject({
+  document_id: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, _ or -').optional(),
+  created_at: timestamp,
+  action: z.string().max(80).regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'must be area.verb in lower case'),
+  operation_type: z.enum(OPERATION_TYPES),
+  actor: storableText().min(1).max(255),
+  actor_is_bot: z.boolean().optional(),
+  org: login.optional(),
+  repository: repoRef.optional(),
+  user: login.optional(),
+  /** `org/slug`. */
+  team: storableText().regex(/^[^/\s]+\/[^/\s]+$/, 'must be "org/slug"').optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+
 const oidcSchema = z.strictObject({
   enterprise_property_inclusions: z.array(z.strictObject({ enterprise: slug, custom_property_name: propertyName })).optional(),
   organization_property_inclusions: z.array(z.strictObject({ org: login, custom_property_name: propertyName })).optional(),
@@ -264,6 +284,7 @@ export const worldSchema = z.strictObject({
   dependency_bot_rules: z.array(dependencyBotRuleSchema).default([]),
   dependency_bot_presets: z.array(dependencyBotPresetSchema).default([]),
   webhooks: z.array(webhookSchema).default([]),
+  audit_log: z.array(auditRecordSchema).default([]),
   oidc: oidcSchema.default({}),
   tokens: z.array(tokenDeclarationSchema).default([]),
 });
