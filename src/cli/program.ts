@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerAdvisories } from './advisories.command';
 import { registerAttestations } from './attestations.command';
+import { registerAuditLog } from './audit-log.command';
 import { registerBackup } from './backup.command';
 import { registerExport } from './export.command';
 import { registerLoad } from './load.command';
@@ -38,5 +39,6 @@ Examples:
   registerAdvisories(program, output);
   registerOidc(program, output);
   registerAttestations(program, output);
+  registerAuditLog(program, output);
   return program;
 }

@@ -72,6 +72,7 @@ import { AuditLogStore } from '../modules/audit-log/audit-log.store';
 import { AuditRecorder } from '../modules/audit-log/audit-recorder';
 import { AuditLogService } from '../modules/audit-log/audit-log.service';
 import { AuditRetention } from '../modules/audit-log/audit-retention';
+import { parsePhrase } from '../modules/audit-log/audit-phrase';
 
 export interface ServiceOptions {
   /** The rate limits to hold callers to; false or absent: none (RATE_LIMITS=off). */
@@ -248,6 +249,8 @@ export function createServices(database: Database, options: ServiceOptions = {})
     createSnapshotWorker: (logger: Logger) => new SnapshotWorker({
       db, queue: snapshotQueue, store: snapshotQueueStore, snapshots: snapshotStore, alerts: alertEngine, logger,
     }),
+    /** `orgsec audit-log export`: every record the phrase matches, of no organization too, in batches (no caller: the operator's). */
+    auditLogRecords: (phrase: string | undefined, order: 'asc' | 'desc') => auditLogStore.batches(db, { kind: 'all' }, parsePhrase(phrase), order),
     /** Deletes audit-log records past AUDIT_LOG_RETENTION_DAYS (every instance, hourly), not started. */
     createAuditRetention: (logger: Logger, retentionDays: number) => new AuditRetention({ db, store: auditLogStore, logger, retentionDays, clock }),
     /** Events and the webhook deliveries they queue; tells the instance's delivery worker. */

@@ -175,6 +175,34 @@ describe('what a record says', () => {
   });
 });
 
+describe('the engine\'s changes', () => {
+  const snapshot = (version: string) => ({
+    version: 0, sha: 'e'.repeat(40), ref: 'refs/heads/main', scanned: '2026-03-02T00:00:00Z',
+    job: { id: `engine-${version}`, correlator: 'engine' }, detector: { name: 'engine-test', version: '1.0.0', url: 'https://example.com/detector' },
+    manifests: { 'package-lock.json': { name: 'package-lock.json', resolved: { 'left-pad': { package_url: `pkg:npm/left-pad@${version}`, relationship: 'direct' } } } },
+  });
+  const engineRecords = async (requestId: string) => (await recordsOf(requestId)).filter((r) => r.actor === 'dependency-bot[bot]').map((r) => ({ ...r, data: JSON.parse(r.data) }));
+
+  it('are recorded by dependency-bot[bot] under the request that caused them: opened, auto-dismissed by a rule, fixed', async () => {
+    const post = (id: string, version: string) => t.http().post('/repos/acme-corp/infra/dependency-graph/snapshots').set(bearer(DEMO_OWNER_TOKEN)).set('X-Request-Id', id).send(snapshot(version));
+    expect((await post('engine-1', '1.3.0')).status).toBe(201);
+    const opened = (await engineRecords('engine-1')).filter((r) => r.data.package === 'left-pad');
+    expect(opened.map((r) => [r.action, r.data.changes, r.repo, r.org, Boolean(r.actor_is_bot), r.token_id])).toEqual([
+      ['dependency_alert.create', { state: { before: null, after: 'open' } }, 'acme-corp/infra', 'acme-corp', true, null],
+    ]);
+    await t.http().post('/repos/acme-corp/infra/dependency-bot/rules').set(bearer(DEMO_OWNER_TOKEN)).set('X-Request-Id', 'engine-2')
+      .send({ name: 'npm here is vendored', conditions: { ecosystem: ['npm'] } }).expect(201);
+    expect((await recordsOf('engine-2')).map((r) => [r.actor, r.action])).toEqual([
+      ['alice', 'dependency_bot_rule.create'], ['dependency-bot[bot]', 'dependency_alert.auto_dismiss'],
+    ]);
+    expect((await engineRecords('engine-2'))[0]!.data).toMatchObject({ alert_number: opened[0]!.data.alert_number, auto_dismissed_by: 'rule', changes: { state: { before: 'open', after: 'auto_dismissed' } } });
+    expect((await post('engine-3', '1.3.1')).status).toBe(201);
+    expect((await engineRecords('engine-3')).filter((r) => r.data.alert_number === opened[0]!.data.alert_number).map((r) => [r.action, r.data.changes])).toEqual([
+      ['dependency_alert.fix', { state: { before: 'auto_dismissed', after: 'fixed' } }],
+    ]);
+  });
+});
+
 describe('GraphQL mutations', () => {
   it('record as REST does: the caller, the token and the request', async () => {
     const res = await t.http().post('/graphql').set(bearer(DEMO_OWNER_TOKEN)).set('X-Request-Id', 'gql-1').send({

@@ -282,7 +282,7 @@ describe('orgsec token create', () => {
   itSqlite('with a bad scope rejects naming the scope field, and creates nothing', async () => {
     const before = await hashTables(db.knex);
     const error = await orgsecFailing('token', 'create', '--user', 'alice', '--scopes', 'admin:org,admin:everything', '--database', db.url);
-    expect(error.message).toBe('--scopes: must be one of admin:org, write:org, read:org, admin:enterprise, repo, public_repo, security_events, admin:org_hook, admin:repo_hook; got "admin:everything"');
+    expect(error.message).toBe('--scopes: must be one of admin:org, write:org, read:org, admin:enterprise, repo, public_repo, security_events, admin:org_hook, admin:repo_hook, read:audit_log; got "admin:everything"');
     expect(await hashTables(db.knex)).toEqual(before);
   });
 

@@ -137,13 +137,15 @@ describe('AutoTriageService re-evaluates what a write reaches, in the write\'s t
     expect(calls.slice(1).map((c) => c.repoIds)).toEqual([orgRepos, [await repoId('public')]]);
   });
 
-  it('a failing re-evaluation undoes the write', async () => {
+  it('a failing re-evaluation undoes the write, its audit-log record with it', async () => {
     const failing = serviceWith({ repositories: async () => { throw new Error('engine failed'); } });
     const before = await db.knex('dependency_bot_rules').select('id');
+    const records = await db.knex('audit_log').select('id');
     await expect(failing.createRule(principal, { level: 'repo', owner: 'atp-org', repo: 'public' }, {
       name: 'never', enforcement: 'enabled', conditions: { severity: ['low'] }, action: 'dismiss',
     })).rejects.toThrow('engine failed');
     expect(await db.knex('dependency_bot_rules').select('id')).toEqual(before);
+    expect(await db.knex('audit_log').select('id')).toEqual(records);
   });
 
   it('a world file\'s rules and presets re-evaluate the repositories they reach, in the load\'s transaction', async () => {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Principal } from '../../auth/principal';
-import { encodeCursor, fetchKeysetPage, orderBy, whereBeyond, type KeysetColumn, type KeysetPage, type SortValue } from '../../database/keyset';
+import { encodeCursor, fetchKeysetPage, type KeysetPage } from '../../database/keyset';
 import type { OperationName } from '../../operations';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
-import { auditRecordOf, type AuditLogScope, type AuditLogStore } from './audit-log.store';
+import { auditRecordOf, logOrder, type AuditLogScope, type AuditLogStore } from './audit-log.store';
 import type { AuditRecord } from './audit-log.types';
 import { canonicalPhrase, parsePhrase, type PhraseTerm } from './audit-phrase';
 
@@ -24,7 +24,6 @@ export interface AuditLogRequest {
 }
 
 const OPERATIONS: Record<AuditLogOwner['kind'], OperationName> = { org: 'getOrgAuditLog', enterprise: 'getEnterpriseAuditLog' };
-const EXPORT_BATCH = 500;
 
 /** Issue 37: reading the audit log, a page at a time or every matching record as a stream. */
 export class AuditLogService {
@@ -46,29 +45,13 @@ export class AuditLogService {
   }
 
   /**
-   * Checks the caller and the phrase before anything is sent, then yields every matching record
-   * in batches read one after another (a keyset walk): memory holds one batch, whatever the log's size.
+   * Every matching record, in batches (the NDJSON export): the caller and the phrase are
+   * checked before the first batch is read, so a refusal comes before anything is sent.
    */
   async export(principal: Principal, owner: AuditLogOwner, request: Pick<AuditLogRequest, 'phrase' | 'include' | 'order'>): Promise<AsyncIterable<AuditRecord[]>> {
     const scope = await this.scopeOf(principal, owner);
     const terms = parsePhrase(request.phrase);
-    const walk = async function* (this: AuditLogService): AsyncGenerator<AuditRecord[]> {
-      const columns = logOrder(request.order);
-      let beyond: SortValue[] | undefined;
-      for (;;) {
-        const query = this.query(scope, terms, request.include);
-        if (query === undefined) return;
-        if (beyond !== undefined) whereBeyond(query, columns, beyond, 'after');
-        orderBy(query, columns);
-        const rows: Array<Record<string, unknown>> = await query.limit(EXPORT_BATCH);
-        if (rows.length === 0) return;
-        yield rows.map(auditRecordOf);
-        if (rows.length < EXPORT_BATCH) return;
-        const last = rows[rows.length - 1]!;
-        beyond = [Number(last.created_at), Number(last.id)];
-      }
-    };
-    return walk.call(this);
+    return request.include === 'git' ? none() : this.deps.store.batches(this.deps.db, scope, terms, request.order);
   }
 
   private async scopeOf(principal: Principal, owner: AuditLogOwner): Promise<AuditLogScope> {
@@ -79,17 +62,11 @@ export class AuditLogService {
 
   /** The log's matching records, not yet ordered; undefined when nothing can match (`include=git`). */
   private query(scope: AuditLogScope, terms: readonly PhraseTerm[], include: AuditLogRequest['include']): Knex.QueryBuilder | undefined {
-    if (include === 'git') return undefined;
-    const query = this.deps.store.listQuery(this.deps.db, scope);
-    this.deps.store.wherePhrase(query, terms);
-    return query;
+    return include === 'git' ? undefined : this.deps.store.listQuery(this.deps.db, scope, terms);
   }
 }
 
-/** Newest (or oldest) first: by time, then by id among records of one millisecond. */
-function logOrder(order: 'asc' | 'desc'): KeysetColumn[] {
-  return [{ column: 'created_at', direction: order, type: 'number' }, { column: 'id', direction: order, type: 'number' }];
-}
+async function* none(): AsyncGenerator<AuditRecord[]> {}
 
 /** Cursors name the query they page (a cursor of another phrase or order is refused): a digest of it. */
 function listName(terms: readonly PhraseTerm[], request: AuditLogRequest): string {

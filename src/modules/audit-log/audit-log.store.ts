@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isPostgres } from '../../database/dialect';
+import { orderBy, whereBeyond, type KeysetColumn, type SortValue } from '../../database/keyset';
 import type { Executor } from '../../database/transaction';
 import { chunksOf } from '../../shared/chunks';
 import type { AuditRecord, OperationType } from './audit-log.types';
@@ -32,10 +33,16 @@ export interface AuditRow {
   data: string;
 }
 
+const EXPORT_BATCH = 500;
 const INSERT_CHUNK = 500; // 21 columns: 10,500 parameters, within both dialects' bounds (shared/chunks.ts)
 
-/** Which log a read is of. */
-export type AuditLogScope = { kind: 'org'; orgId: number } | { kind: 'enterprise'; enterpriseId: number };
+/** Which log a read is of; `all`: every record, of no organization too (the operator's export). */
+export type AuditLogScope = { kind: 'org'; orgId: number } | { kind: 'enterprise'; enterpriseId: number } | { kind: 'all' };
+
+/** Newest (or oldest) first: by time, then by id among records of one millisecond. */
+export function logOrder(order: 'asc' | 'desc'): KeysetColumn[] {
+  return [{ column: 'created_at', direction: order, type: 'number' }, { column: 'id', direction: order, type: 'number' }];
+}
 
 export class AuditLogStore {
   async insert(trx: Knex.Transaction, rows: readonly AuditRow[]): Promise<void> {
@@ -47,14 +54,37 @@ export class AuditLogStore {
     for (const chunk of chunksOf(rows, INSERT_CHUNK)) await trx('audit_log').insert(chunk).onConflict('document_id').ignore();
   }
 
-  /** The records of a log, not yet ordered or limited: `where` adds the query's filters. */
-  listQuery(db: Executor, scope: AuditLogScope): Knex.QueryBuilder {
+  /** The records of a log that every term matches, not yet ordered or limited. */
+  listQuery(db: Executor, scope: AuditLogScope, terms: readonly PhraseTerm[]): Knex.QueryBuilder {
     const query = db('audit_log').select('*');
-    return scope.kind === 'org' ? query.where('org_id', scope.orgId) : query.where('enterprise_id', scope.enterpriseId);
+    if (scope.kind === 'org') query.where('org_id', scope.orgId);
+    if (scope.kind === 'enterprise') query.where('enterprise_id', scope.enterpriseId);
+    this.wherePhrase(query, terms);
+    return query;
+  }
+
+  /**
+   * Every record of a log the terms match, in batches read one after another (a keyset walk):
+   * memory holds one batch, whatever the log's size.
+   */
+  async *batches(db: Executor, scope: AuditLogScope, terms: readonly PhraseTerm[], order: 'asc' | 'desc'): AsyncGenerator<AuditRecord[]> {
+    const columns = logOrder(order);
+    let beyond: SortValue[] | undefined;
+    for (;;) {
+      const query = this.listQuery(db, scope, terms);
+      if (beyond !== undefined) whereBeyond(query, columns, beyond, 'after');
+      orderBy(query, columns);
+      const rows: Array<Record<string, unknown>> = await query.limit(EXPORT_BATCH);
+      if (rows.length === 0) return;
+      yield rows.map(auditRecordOf);
+      if (rows.length < EXPORT_BATCH) return;
+      const last = rows[rows.length - 1]!;
+      beyond = [Number(last.created_at), Number(last.id)];
+    }
   }
 
   /** Restricts `query` to the records every term matches (a negated term: those it does not, records without the field among them). */
-  wherePhrase(query: Knex.QueryBuilder, terms: readonly PhraseTerm[]): void {
+  private wherePhrase(query: Knex.QueryBuilder, terms: readonly PhraseTerm[]): void {
     for (const term of terms) {
       const { nullable, match } = termCondition(term);
       if (!term.negated) query.where(match);
