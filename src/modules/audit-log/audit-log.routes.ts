@@ -8,6 +8,7 @@ import { parseInput } from '../../http/validate';
 import { AUDIT_LOG_INPUT, auditLogQuery, enterprisePath, orgPath, type AuditLogQuery } from './audit-log.schemas';
 import { serializeAuditRecord } from './audit-log.serializers';
 import type { AuditLogOwner } from './audit-log.service';
+import type { AuditRecord } from './audit-log.types';
 
 const NDJSON = 'application/x-ndjson';
 
@@ -47,7 +48,7 @@ function requestOf(q: AuditLogQuery) {
  * whatever the log's size; a client that goes away stops the walk. The caller and the phrase
  * were checked before the first byte: a failure after it can only cut the stream short.
  */
-async function streamNdjson(res: Response, batches: AsyncIterable<import('./audit-log.types').AuditRecord[]>): Promise<void> {
+async function streamNdjson(res: Response, batches: AsyncIterable<AuditRecord[]>): Promise<void> {
   res.status(200);
   res.setHeader('Content-Type', `${NDJSON}; charset=utf-8`);
   res.setHeader('Cache-Control', 'no-store');

@@ -2,6 +2,7 @@ import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { parseArgs } from '../../../graphql/arguments';
 import type { GraphQLContext } from '../../../graphql/context';
 import { windowOf } from '../../../graphql/relay';
+import { neverCache } from '../../../graphql/cached-responses';
 import { callersOf } from '../../../operations';
 import { Enterprise, Organization } from '../../accounts/graphql/account.types';
 import { AUDIT_LOG_INPUT, auditLogQuery } from '../audit-log.schemas';
@@ -19,6 +20,8 @@ function toEntry(record: AuditRecord): AuditLogEntry {
 
 /** The same service, checks and cursors as GET …/audit-log (its defaults: include=web, newest first). */
 async function auditLogOf(ctx: GraphQLContext, owner: AuditLogOwner, args: AuditLogArgs): Promise<AuditLogConnection> {
+  // Retention deletes records without moving a data version: an answer with the log is never kept.
+  neverCache(ctx);
   const window = windowOf(args);
   // REST's checks of the phrase's length and the cursors.
   const checked = parseArgs(auditLogQuery, { ...(args.query != null ? { phrase: args.query } : {}), ...(window.after ? { after: window.after } : {}), ...(window.before ? { before: window.before } : {}) }, AUDIT_LOG_INPUT);
