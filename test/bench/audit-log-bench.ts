@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { hashToken } from '../../src/auth/token-format';
 import { BENCH_TOKEN, BIG_ORG } from './generate-world';
 import { startOrgsec } from './orgsec-server';
 import { readStatusBytes, sampleRss } from './processes';
@@ -38,6 +39,8 @@ function writeRecords(file: string, records: number): void {
   try {
     const org = db.prepare('select id from accounts where login = ?').get(BIG_ORG) as { id: number };
     const repos = (db.prepare('select id, name from repositories where owner_id = ? limit 100').all(org.id)) as Array<{ id: number; name: string }>;
+    // A world generated before the audit log gave its token no read:audit_log (generate-world.ts does now).
+    db.prepare('update tokens set scopes = ? where token_hash = ?').run(JSON.stringify(['repo', 'read:org', 'read:audit_log']), hashToken(BENCH_TOKEN));
     const insert = db.prepare(`insert into audit_log (document_id, created_at, action, operation_type, actor, actor_id, actor_is_bot, org_id, org, repo_id, repo, token_id,
       programmatic_access_type, request_id, data) values (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const start = Date.UTC(2026, 5, 1);

@@ -76,7 +76,7 @@ export function benchWorldParts(size: WorldSize, seed = 1) {
     teams: reposByOrg.map((repos, i) => ({ org: `bench-org-${i}`, slug: 'devs', members: ['bench-dev'], repositories: repos.map((r) => ({ name: r.name, permission: 'read' as const })) })),
     repositories: reposByOrg.flat(),
     advisories,
-    tokens: [{ token: BENCH_TOKEN, type: 'classic' as const, user: 'bench-owner', scopes: ['repo' as const, 'read:org' as const] }],
+    tokens: [{ token: BENCH_TOKEN, type: 'classic' as const, user: 'bench-owner', scopes: ['repo' as const, 'read:org' as const, 'read:audit_log' as const] }],
   };
   function* alerts() {
     // Its own random stream, so the alerts do not depend on how the rest was built.

@@ -1,8 +1,9 @@
+import type { Knex } from 'knex';
 import type { Response } from 'supertest';
 import { OPERATIONS as CATALOGUE } from '../../src/operations';
 import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { OWNED_OPERATION_LIST, SECURITY_OPERATIONS as OPERATIONS, ownedTargetKind, recordMatrixDeliveries, type SecurityOperation as Operation } from '../helpers/security-operations';
-import { hashTables } from '../helpers/table-hash';
+import { auditRecordCount, hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { CALLERS, TARGETS, missingTarget, securityWorld, type Caller } from '../helpers/security-world';
 
@@ -119,8 +120,18 @@ describe.each(ROWS.map((row) => [`#${CATALOGUE[row.op.name].number} ${row.op.met
     // Writes: the refused callers first, so the tables show that none of them changed anything.
     const refused = CALLERS.filter((c) => isRefused(op, target, c));
     const before = await hashTables(t.db.knex);
+    const records = await auditRecordCount(t.db.knex);
     const problems = await sendAll(op, target, refused);
-    expect({ problems, tables: await hashTables(t.db.knex) }).toEqual({ problems: [], tables: before });
-    expect(await sendAll(op, target, CALLERS.filter((c) => !refused.includes(c)))).toEqual([]);
+    expect({ problems, tables: await hashTables(t.db.knex), records: await auditRecordCount(t.db.knex) }).toEqual({ problems: [], tables: before, records });
+    const allowed = CALLERS.filter((c) => !refused.includes(c));
+    const since = await lastAuditId(t.db.knex);
+    expect(await sendAll(op, target, allowed)).toEqual([]);
+    // What the allowed callers changed is recorded by them (and the engine's changes by the engine): never by anyone else.
+    const actors = new Set((await t.db.knex('audit_log').where('id', '>', since).distinct('actor')).map((r) => r.actor as string));
+    const may = new Set(['dependency-bot[bot]', ...allowed.flatMap((c) => (c.token ? [actorNameOf(c.token)] : []))]);
+    expect([...actors].filter((actor) => !may.has(actor))).toEqual([]);
   });
 });
+
+const lastAuditId = async (knex: Knex) => Number((await knex('audit_log').max({ id: 'id' }).first())?.id ?? 0);
+const actorNameOf = (token: object) => ('user' in token ? String(token.user) : `${String((token as { app?: string }).app)}[bot]`);

@@ -4,7 +4,7 @@ import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { errorPaths, outcomeFor, outcomeOf, type GraphQLAnswer } from '../helpers/graphql-outcome';
 import type { Knex } from 'knex';
 import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, SNAPSHOT, ownedTargetKind, recordMatrixDeliveries, restoreHook, restoreRule } from '../helpers/security-operations';
-import { hashTables } from '../helpers/table-hash';
+import { auditRecordCount, hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
   CALLERS, CUSTOM_ROLE, FOREIGN_ROLE, MATRIX_RULE, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, addProperty, callerByKey, deleteProperty, hookIdOf, missingTarget, ruleIdOf,
@@ -255,8 +255,9 @@ describe.each(MUTATION_ROWS.map((row) => [`#${OPERATIONS[row.m.operation].number
     };
     const refused = CALLERS.filter((c) => expectedMutation(c, m, target) !== 'OK');
     const before = await hashTables(t.db.knex);
+    const records = await auditRecordCount(t.db.knex);
     const problems = await everyCaller(refused, check);
-    expect({ problems, tables: await hashTables(t.db.knex) }).toEqual({ problems: [], tables: before });
+    expect({ problems, tables: await hashTables(t.db.knex), records: await auditRecordCount(t.db.knex) }).toEqual({ problems: [], tables: before, records });
     const allowedCallers = CALLERS.filter((c) => !refused.includes(c));
     if (!m.restore) {
       expect(await everyCaller(allowedCallers, check)).toEqual([]);
