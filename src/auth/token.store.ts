@@ -93,6 +93,19 @@ export class TokenStore {
     return id;
   }
 
+  /** The token with this id or value's hash, as a revocation names it; undefined when there is none. */
+  async findForRevocation(db: Executor, which: { id: number } | { token_hash: string }): Promise<{ id: number; type: TokenRecord['type']; userId: number | null; ownerAccountId: number | null; ownerEnterpriseId: number | null; revokedAt: string | null } | undefined> {
+    const row = await db('tokens').where(which).first('id', 'type', 'user_id', 'owner_account_id', 'owner_enterprise_id', 'revoked_at');
+    if (!row) return undefined;
+    const id = (value: unknown) => (value === null ? null : Number(value));
+    return { id: Number(row.id), type: row.type, userId: id(row.user_id), ownerAccountId: id(row.owner_account_id), ownerEnterpriseId: id(row.owner_enterprise_id), revokedAt: row.revoked_at };
+  }
+
+  /** Revokes a token not revoked yet; whether this call did. */
+  async revoke(db: Executor, id: number, now: string): Promise<boolean> {
+    return (await db('tokens').where('id', id).whereNull('revoked_at').update({ revoked_at: now })) > 0;
+  }
+
   private async insertRepositories(db: Executor, tokenId: number, repositoryIds: readonly number[]): Promise<void> {
     if (repositoryIds.length === 0) return;
     await db('token_repositories').insert(repositoryIds.map((repoId) => ({ token_id: tokenId, repo_id: repoId })));

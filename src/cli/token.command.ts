@@ -91,4 +91,22 @@ Examples:
         output.out(issued.token!);
       });
     });
+  token
+    .command('revoke')
+    .description('revoke a token: every request with it is refused from now on, on every instance')
+    .argument('<token>', 'the token itself, or its id (the audit log\'s token_id and created_token_id)')
+    .addOption(settingOption('DATABASE_URL'))
+    .addHelpText('after', `${environmentHelp(['DATABASE_URL'])}
+
+Examples:
+  $ orgsec token revoke osp_AbC…          # a leaked token, by its value
+  $ orgsec token revoke 42                # by id`)
+    .action(async (value: string, options: { database?: string }) => {
+      const config = configFromOptions(options);
+      await withMigratedDatabase(config, async (db) => {
+        const which = /^[1-9][0-9]{0,9}$/.test(value) ? { id: Number(value) } : { token: value };
+        const { id, revoked } = await createServices(db).tokens.revoke(which, commandActor());
+        output.out(revoked ? `Revoked token ${id}.` : `Token ${id} was revoked already.`);
+      });
+    });
 }

@@ -235,7 +235,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       webhooks: webhooksStore, auditLog: auditLogStore, audit,
     }),
     advisoryImport: new AdvisoryImporter({ db, store: advisoryImportStore, audit }),
-    epssImport: new EpssImporter({ db, store: advisoryImportStore }),
+    epssImport: new EpssImporter({ db, store: advisoryImportStore, audit }),
     /** The alert engine: what a rule or preset change calls (AlertReevaluation.repositories). */
     alertEngine,
     /** The OIDC issuer and its signing keys (the discovery routes, `orgsec oidc rotate-key`). */

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildProgram } from '../../src/cli/program';
 import type { Output } from '../../src/cli/output';
+import { hashToken } from '../../src/auth/token-format';
+import { writeEpssFile } from '../helpers/advisory-import';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
 // Issue 37: the commands that change what orgsec trusts leave their records, by the account
@@ -50,6 +52,26 @@ it('load, token create, advisories import and oidc rotate-key each record what t
   expect(imported!.data.imported.length).toBeGreaterThan(0);
   const keys = await db.knex('oidc_signing_keys').orderBy('generation').select('kid');
   expect(rotated!.data).toEqual({ kid: keys[keys.length - 1].kid, replaced_kid: keys[keys.length - 2].kid });
+});
+
+it('token revoke (by value or by id) and advisories import-epss record what they changed, and nothing when nothing changed', async () => {
+  const [byValue] = await orgsec('token', 'create', '--user', 'alice', '--scopes', 'read:org');
+  const [byId] = await orgsec('token', 'create', '--type', 'installation', '--app', 'audit-bot', '--owner', 'acme-corp', '--permissions', 'members:read');
+  const idOf = async (raw: string) => Number((await db.knex('tokens').where('token_hash', hashToken(raw)).first('id')).id);
+  expect(await orgsec('token', 'revoke', byValue!)).toEqual([`Revoked token ${await idOf(byValue!)}.`]);
+  expect(await orgsec('token', 'revoke', String(await idOf(byId!)))).toEqual([`Revoked token ${await idOf(byId!)}.`]);
+  expect(await orgsec('token', 'revoke', byValue!)).toEqual([`Token ${await idOf(byValue!)} was revoked already.`]);
+  await expect(orgsec('token', 'revoke', 'osp_not_a_token_anyone_has')).rejects.toThrow('No token has this id or value.');
+  const epss = path.join(dir, 'epss.csv');
+  writeEpssFile(epss, [['CVE-2022-25898', '0.00231', '0.61234']]);
+  await orgsec('advisories', 'import-epss', epss);
+  await orgsec('advisories', 'import-epss', epss); // the same scores again: nothing changes
+  const revocations = (await records()).filter((r) => ['token.revoke', 'advisory.epss_import'].includes(r.action)).map((r) => [r.action, r.actor, r.user, r.org, JSON.parse(r.data)]);
+  expect(revocations).toEqual([
+    ['token.revoke', COMMAND_ACTOR, 'alice', null, { revoked_token_id: await idOf(byValue!), token_type: 'classic' }],
+    ['token.revoke', COMMAND_ACTOR, null, 'acme-corp', { revoked_token_id: await idOf(byId!), token_type: 'installation' }],
+    ['advisory.epss_import', COMMAND_ACTOR, null, null, { scores: 1, updated: 1, model: { version: 'v2025.03.14', scoreDate: '2026-11-26T12:55:00Z' } }],
+  ]);
 });
 
 it('audit-log export writes every record as NDJSON, org-less ones too, filtered by --phrase', async () => {

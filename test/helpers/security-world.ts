@@ -242,3 +242,10 @@ export function securityWorld() {
 }
 
 export type SecurityWorld = ReturnType<typeof securityWorld>;
+
+/** Who the audit log names as a caller's actor: its token's user, or its app as `app[bot]`. */
+export function actorNameOf(caller: Caller): string | undefined {
+  const token = caller.token;
+  if (token === undefined) return undefined;
+  return 'user' in token ? String(token.user) : `${String((token as { app?: string }).app)}[bot]`;
+}

@@ -5,7 +5,7 @@ import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { OWNED_OPERATION_LIST, SECURITY_OPERATIONS as OPERATIONS, ownedTargetKind, recordMatrixDeliveries, type SecurityOperation as Operation } from '../helpers/security-operations';
 import { auditRecordCount, hashTables } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { CALLERS, TARGETS, missingTarget, securityWorld, type Caller } from '../helpers/security-world';
+import { CALLERS, TARGETS, actorNameOf, missingTarget, securityWorld, type Caller } from '../helpers/security-world';
 
 // The access matrix of issue 8: every operation of the catalogue (the spec's #1–#27 and Part 2's), for every kind of
 // caller, on every kind of target. Each expected status is computed by the oracle from the
@@ -125,13 +125,21 @@ describe.each(ROWS.map((row) => [`#${CATALOGUE[row.op.name].number} ${row.op.met
     expect({ problems, tables: await hashTables(t.db.knex), records: await auditRecordCount(t.db.knex) }).toEqual({ problems: [], tables: before, records });
     const allowed = CALLERS.filter((c) => !refused.includes(c));
     const since = await lastAuditId(t.db.knex);
-    expect(await sendAll(op, target, allowed)).toEqual([]);
+    // The first allowed caller alone: what it changes (but timestamps) is recorded by it; nothing changed, nothing recorded.
+    if (allowed[0]) {
+      const unchanged = await hashTables(t.db.knex, ['updated_at']);
+      const problems = await sendAll(op, target, [allowed[0]]);
+      const changed = JSON.stringify(await hashTables(t.db.knex, ['updated_at'])) !== JSON.stringify(unchanged);
+      const byCaller = await t.db.knex('audit_log').where('id', '>', since).where('actor', actorNameOf(allowed[0]) ?? 'anonymous').count({ n: '*' }).first();
+      expect({ problems, changed, recordedByCaller: Number(byCaller!.n) > 0 }).toEqual({ problems: [], changed, recordedByCaller: changed });
+    }
+    expect(await sendAll(op, target, allowed.slice(1))).toEqual([]);
     // What the allowed callers changed is recorded by them (and the engine's changes by the engine): never by anyone else.
     const actors = new Set((await t.db.knex('audit_log').where('id', '>', since).distinct('actor')).map((r) => r.actor as string));
-    const may = new Set(['dependency-bot[bot]', ...allowed.flatMap((c) => (c.token ? [actorNameOf(c.token)] : []))]);
+    const may = new Set(['dependency-bot[bot]', ...allowed.flatMap((c) => actorNameOf(c) ?? [])]);
     expect([...actors].filter((actor) => !may.has(actor))).toEqual([]);
   });
 });
 
 const lastAuditId = async (knex: Knex) => Number((await knex('audit_log').max({ id: 'id' }).first())?.id ?? 0);
-const actorNameOf = (token: object) => ('user' in token ? String(token.user) : `${String((token as { app?: string }).app)}[bot]`);
+

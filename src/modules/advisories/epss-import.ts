@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import { withTransaction } from '../../database/transaction';
 import type { AdvisoryImportStore } from './advisories.import-store';
 import { readEpssFile, type EpssLineError, type EpssScore } from './osv';
+import { commandActor } from '../audit-log/audit-actors';
+import type { AuditActor } from '../audit-log/audit-log.types';
+import type { AuditRecorder } from '../audit-log/audit-recorder';
 
 // `orgsec advisories import-epss FILE` (interfaces.md "Advisory database"): the published EPSS
 // CSV, plain or gzip, read line by line. The whole file is one transaction (a day's scores are
@@ -18,9 +21,10 @@ export interface EpssImportSummary {
 const BATCH = 500;
 
 export class EpssImporter {
-  constructor(private readonly deps: { db: Knex; store: AdvisoryImportStore }) {}
+  constructor(private readonly deps: { db: Knex; store: AdvisoryImportStore; audit: AuditRecorder }) {}
 
-  async importFile(path: string, onLineError: (error: EpssLineError) => void, onProgress?: (scores: number) => void): Promise<EpssImportSummary> {
+  /** Sets the file's scores in one transaction, recorded (when any changed) by `actor`, by default the command's user. */
+  async importFile(path: string, onLineError: (error: EpssLineError) => void, onProgress?: (scores: number) => void, actor: AuditActor = commandActor()): Promise<EpssImportSummary> {
     return withTransaction(this.deps.db, async (trx) => {
       const summary: EpssImportSummary = { scores: 0, updated: 0, model: null };
       let batch: EpssScore[] = [];
@@ -39,6 +43,9 @@ export class EpssImporter {
         }
       }
       await flush();
+      if (summary.updated > 0) {
+        await this.deps.audit.record(trx, actor, [{ action: 'advisory.epss_import', operation: 'modify', data: { scores: summary.scores, updated: summary.updated, model: summary.model } }]);
+      }
       return summary;
     });
   }

@@ -96,8 +96,13 @@ export class AutoTriageStore {
     return { lowImpactDevelopment: presetOfColumn(row?.low_impact_development) };
   }
 
+  /** Stores the presets; `null` (follow the default) is no row, as before any was set. */
   async setPresets(trx: Knex.Transaction, owner: RuleOwner, presets: PresetSettings): Promise<void> {
     const column = owner.kind === 'org' ? 'org_id' : 'repo_id';
+    if (presets.lowImpactDevelopment === null) {
+      await trx('dependency_bot_presets').where(ownerColumn(owner)).delete();
+      return;
+    }
     await trx('dependency_bot_presets')
       .insert({ ...ownerColumn(owner), low_impact_development: presets.lowImpactDevelopment })
       .onConflict(column)

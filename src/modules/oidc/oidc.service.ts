@@ -119,10 +119,11 @@ export class OidcService {
     await withTransaction(this.deps.db, async (trx) => {
       const org = await this.deps.lookups.org(trx, principal, 'setOrgOidcSubjectTemplate', orgLogin);
       await this.deps.oidc.lockOwner(trx, 'organization', org.id);
-      const current = await this.orgTemplateOf(trx, org.id);
-      const next = { includeClaimKeys: update.includeClaimKeys, useImmutableSubject: update.useImmutableSubject ?? current.useImmutableSubject };
+      const stored = await this.deps.oidc.findOrgTemplate(trx, org.id);
+      const next = { includeClaimKeys: update.includeClaimKeys, useImmutableSubject: update.useImmutableSubject ?? stored?.useImmutableSubject ?? false };
       await this.deps.oidc.saveOrgTemplate(trx, org.id, next, nowTimestamp());
-      const changes = changedFields(orgTemplateFields(current), orgTemplateFields(next));
+      // Never set: each field `null` before (the default applied); set to the default, it is set from then on.
+      const changes = changedFields(stored === undefined ? NOT_SET : orgTemplateFields(stored), orgTemplateFields(next));
       if (changes !== undefined) await this.deps.audit.record(trx, actorOf(principal), [{ action: 'oidc.subject_template.update', operation: 'modify', org, data: { changes } }]);
     });
   }
@@ -158,8 +159,7 @@ export class OidcService {
         useImmutableSubject: update.useImmutableSubject ?? current?.useImmutableSubject ?? false,
       };
       await this.deps.oidc.saveRepoTemplate(trx, repo.id, next, nowTimestamp());
-      // Never configured: as use_default would show it.
-      const changes = changedFields(repoTemplateFields(current ?? { useDefault: true, includeClaimKeys: null, useImmutableSubject: false }), repoTemplateFields(next));
+      const changes = changedFields(current === undefined ? NOT_SET : repoTemplateFields(current), repoTemplateFields(next));
       if (changes !== undefined) await this.deps.audit.record(trx, actorOf(principal), [{ action: 'oidc.subject_template.update', operation: 'modify', repo, data: { changes } }]);
     });
   }
@@ -168,6 +168,9 @@ export class OidcService {
     return (await this.deps.oidc.findOrgTemplate(db, orgId)) ?? { includeClaimKeys: [...DEFAULT_CLAIM_KEYS], useImmutableSubject: false };
   }
 }
+
+/** A template never set, for the audit log's `before`. */
+const NOT_SET: Record<string, unknown> = {};
 
 /** A template's fields as the API names them, for the audit log's before and after. */
 function orgTemplateFields(template: OrgSubjectTemplate): Record<string, unknown> {

@@ -53,6 +53,30 @@ export class TokensService {
     });
   }
 
+  /**
+   * `orgsec token revoke`: the token with this id, or this value, refuses every request from now
+   * on, on every instance (its look-up is cached per data version, which the revocation moves).
+   * Recorded by the command's actor; a token revoked already is left as it was.
+   */
+  async revoke(which: { id: number } | { token: string }, actor: AuditActor): Promise<{ id: number; revoked: boolean }> {
+    return withTransaction(this.deps.db, async (trx) => {
+      const { tokens, accounts } = this.deps;
+      const found = await tokens.findForRevocation(trx, 'id' in which ? { id: which.id } : { token_hash: hashToken(which.token) });
+      if (!found) throw new ValidationError('No token has this id or value.', [{ resource: 'Token', field: 'token', code: 'missing', message: 'no token has this id or value' }]);
+      if (!(await tokens.revoke(trx, found.id, nowTimestamp()))) return { id: found.id, revoked: false };
+      const named = new Map((await accounts.findAccountsByIds(trx, [found.userId, found.ownerAccountId].flatMap((id) => (id === null ? [] : [id])))).map((a) => [a.id, a]));
+      const user = found.userId === null ? undefined : named.get(found.userId);
+      const owner = found.ownerAccountId === null ? undefined : named.get(found.ownerAccountId);
+      await this.deps.audit.record(trx, actor, [{
+        action: 'token.revoke', operation: 'remove',
+        org: owner?.type === 'Organization' ? { id: owner.id, login: owner.login } : undefined,
+        user: user === undefined ? undefined : { id: user.id, login: user.login },
+        data: { revoked_token_id: found.id, token_type: found.type },
+      }]);
+      return { id: found.id, revoked: true };
+    });
+  }
+
   /** `token.create`: whose token, of which kind, with what it grants; of the token itself, its last four characters. */
   private async createdRecord(db: Executor, d: TokenDeclaration, issued: IssuedToken): Promise<AuditChange> {
     const { accounts } = this.deps;
