@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import type { GraphQLContext } from './context';
 import { ResultCapture } from './cached-responses';
 import { conditionalGet } from './conditional-get.plugin';
+import { legacyJsonStatuses } from './legacy-json-statuses.plugin';
 import { complexityLimit, parseOptions, validationRules } from './limits';
 import { mutationRateLimit } from './rate-limit.plugin';
 import { rateLimitCallerOf } from '../http/rate-limit';
@@ -65,6 +66,7 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
       complexityLimit(schema),
       readsOfMutationsSeeTheirWrites(services),
       conditionalGet(),
+      legacyJsonStatuses(),
       ...(services.rateLimiter ? [mutationRateLimit(services.rateLimiter)] : []),
       // Last: only a result every plugin let through is cached.
       ...(results ? [results.plugin] : []),
