@@ -30,7 +30,8 @@ export class NodeQuery {
   }
 }
 
-async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope: number | undefined): Promise<Node | undefined> {
+/** The object a global id names, as the caller may see it; undefined when there is none (or it is hidden, for most types). */
+export async function resolveNode(ctx: GraphQLContext, type: string, id: number, scope: number | undefined): Promise<Node | undefined> {
   const { accounts } = ctx.services;
   switch (type) {
     case 'User': {

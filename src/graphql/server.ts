@@ -17,6 +17,7 @@ import { rateLimitCallerOf } from '../http/rate-limit';
 import { createLoaders } from './loaders';
 import { landingPageWithGraphiQL } from './landing-page.plugin';
 import { graphqlSchema } from './schema';
+import { subgraphSchemaOf } from './federation';
 
 export interface GraphQLOptions {
   /** Introspection and the Sandbox landing page (on by default; off for production). */
@@ -46,7 +47,8 @@ function readsOfMutationsSeeTheirWrites(services: Services): ApolloServerPlugin<
 
 /** Apollo Server over the same services as REST, mounted as Express middleware. */
 export async function createGraphQLMiddleware(services: Services, logger: Logger, options: GraphQLOptions): Promise<RequestHandler> {
-  const schema = graphqlSchema();
+  // Served as a Federation 2 subgraph (federation.ts): the same graph, plus _service and _entities.
+  const schema = subgraphSchemaOf(graphqlSchema());
   // On and off with the REST response cache (RESPONSE_CACHE_MB=0 turns both off).
   const results = services.responseCache.enabled ? new ResultCapture() : undefined;
   const server = new ApolloServer<GraphQLContext>({

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, print, printSchema } from 'graphql';
+import { GraphQLObjectType, GraphQLSchema, buildClientSchema, buildSchema, getIntrospectionQuery, lexicographicSortSchema, print, printSchema } from 'graphql';
 import ts from 'typescript';
 import { linksOf, pathOf } from '../helpers/links';
 import { DEMO_OWNER_TOKEN, demoWorld } from '../helpers/operations';
@@ -108,11 +108,28 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-it('schema.graphql is the schema the running server introspects (codegen reads the committed file)', async () => {
+/** A subgraph's own additions (issue 38: `_service`, `_entities`, `_Any`, `_Entity`, Federation's directives and types), which a supergraph's clients never see. */
+const isFederations = (name: string) => name.startsWith('_') || name.startsWith('link__') || name.startsWith('federation__') || ['link', 'key'].includes(name);
+
+function withoutFederation(schema: GraphQLSchema): GraphQLSchema {
+  const config = schema.toConfig();
+  const query = config.query!.toConfig();
+  const cleanQuery = new GraphQLObjectType({ ...query, fields: Object.fromEntries(Object.entries(query.fields).filter(([name]) => !isFederations(name))) });
+  return new GraphQLSchema({
+    ...config,
+    query: cleanQuery,
+    types: config.types.filter((type) => !isFederations(type.name) && type.name !== 'Query'),
+    directives: config.directives.filter((directive) => !isFederations(directive.name)),
+  });
+}
+
+it('schema.graphql is the graph the running server introspects, without what Federation adds to a subgraph (codegen reads the committed file)', async () => {
   const res = await t.http().post('/graphql').set(bearer(DEMO_OWNER_TOKEN)).send({ query: getIntrospectionQuery({ descriptions: true, specifiedByUrl: true }) });
   expect(res.status).toBe(200);
   expect(res.body.errors).toBeUndefined();
-  const served = printSchema(lexicographicSortSchema(buildClientSchema(res.body.data)));
+  const introspected = buildClientSchema(res.body.data);
+  expect(Object.keys(introspected.getQueryType()!.getFields()).filter(isFederations).sort()).toEqual(['_entities', '_service']);
+  const served = printSchema(lexicographicSortSchema(withoutFederation(introspected)));
   const committed = printSchema(lexicographicSortSchema(buildSchema(fs.readFileSync(SCHEMA, 'utf8'))));
   expect(served).toBe(committed);
 });

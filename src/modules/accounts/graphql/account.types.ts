@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType, createUnionType, registerEnumType } from 'type-graphql';
+import { createUnionType, Directive, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { encodeNodeId } from '../../../shared/node-id';
 import type { EnterpriseRecord, OrganizationRecord, RepositoryRecord, TeamRecord, UserRecord } from '../accounts.types';
 import { Node, objectOf } from './node';
@@ -10,6 +10,8 @@ registerEnumType(TeamPrivacy, { name: 'TeamPrivacy', description: 'Who can see a
 registerEnumType(TeamNotificationSetting, { name: 'TeamNotificationSetting', description: 'Whether team members are notified when the team is mentioned.' });
 registerEnumType(TeamPermission, { name: 'TeamPermission', description: 'A team\'s default repository permission.' });
 
+@Directive('@key(fields: "id")')
+@Directive('@key(fields: "login")')
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A person with an account.' })
 export class User extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' })
@@ -25,6 +27,8 @@ export class User extends Node {
   url!: string;
 }
 
+@Directive('@key(fields: "id")')
+@Directive('@key(fields: "login")')
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'An organization: members, teams, repositories, roles and security settings.' })
 export class Organization extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' })
@@ -45,6 +49,7 @@ export class Organization extends Node {
   record!: OrganizationRecord;
 }
 
+@Directive('@key(fields: "id")')
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'An enterprise account grouping organizations.' })
 export class Enterprise extends Node {
   @Field(() => Int, { description: 'The numeric id.' })
@@ -59,6 +64,7 @@ export class Enterprise extends Node {
   record!: EnterpriseRecord;
 }
 
+@Directive('@key(fields: "id")')
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A team of an organization.' })
 export class Team extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' })
@@ -85,6 +91,8 @@ export class Team extends Node {
   record!: TeamRecord;
 }
 
+@Directive('@key(fields: "id")')
+@Directive('@key(fields: "nameWithOwner")')
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A repository.' })
 export class Repository extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' })

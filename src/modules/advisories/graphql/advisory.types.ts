@@ -1,4 +1,4 @@
-import { Field, Float, InputType, ObjectType } from 'type-graphql';
+import { Directive, Field, Float, InputType, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { connectionOf } from '../../../graphql/relay';
 import { encodeNodeId } from '../../../shared/node-id';
@@ -56,6 +56,7 @@ export class AdvisoryCredit {
   @Field(() => [String], { description: 'How to reach them.' }) contact!: string[];
 }
 
+@Directive('@key(fields: "id")')
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A security advisory.' })
 export class SecurityAdvisory extends Node {
   @Field({ description: 'The advisory identifier.' }) svcsaId!: string;

@@ -1,4 +1,4 @@
-import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Directive, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLJSON } from 'graphql-scalars';
 import { ConnectionArgs, connectionOf } from '../../../graphql/relay';
 import { Node } from '../../accounts/graphql/node';
@@ -30,6 +30,7 @@ export class AttestationVerification {
   @Field(() => AttestationSigner, { nullable: true, description: 'The signer, when verified.' }) signer!: AttestationSigner | null;
 }
 
+@Directive('@key(fields: "id")')
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'A signed attestation (a Sigstore bundle) stored against a repository.' })
 export class Attestation extends Node {
   @Field(() => Int, { description: 'The numeric id the REST API gives the attestation.' }) databaseId!: number;

@@ -1,4 +1,4 @@
-import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Directive, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, connectionOf } from '../../../graphql/relay';
 import { Node } from '../../accounts/graphql/node';
 import { Repository, User } from '../../accounts/graphql/account.types';
@@ -17,6 +17,7 @@ export class Dependency {
   @Field(() => DependencyRelationship, { description: 'Direct, transitive, or not known.' }) relationship!: DependencyRelationship;
 }
 
+@Directive('@key(fields: "id")')
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'An alert about a vulnerable dependency of a repository.' })
 export class DependencyAlert extends Node {
   @Field(() => Int, { description: 'The alert\'s number in its repository.' }) number!: number;

@@ -1,4 +1,4 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Directive, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { connectionOf } from '../../../graphql/relay';
 import { Node } from '../../accounts/graphql/node';
 import { Organization, Team, User } from '../../accounts/graphql/account.types';
@@ -16,6 +16,7 @@ export enum BaseRole { READ = 'read', TRIAGE = 'triage', WRITE = 'write', MAINTA
 registerEnumType(RoleSource, { name: 'OrganizationRoleSource', description: 'Where a role is defined.' });
 registerEnumType(BaseRole, { name: 'RepositoryRole', description: 'A repository role.' });
 
+@Directive('@key(fields: "id")')
 @ObjectType({ simpleResolvers: true, implements: Node, description: 'An organization role: predefined, or custom to the organization.' })
 export class OrganizationRole extends Node {
   @Field(() => Int, { description: 'The numeric id REST answers use.' }) databaseId!: number;
