@@ -1,6 +1,6 @@
 import 'reflect-metadata'; // type-graphql's decorators need it before any decorated class loads
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { RequestHandler } from 'express';
 import type { Services } from '../composition';
@@ -64,6 +64,8 @@ export async function createGraphQLMiddleware(services: Services, logger: Logger
     plugins: [
       // Nothing here sets cache hints; on, it would wrap every field's resolver to look for them.
       ApolloServerPluginCacheControlDisabled(),
+      // A subgraph would answer a gateway's ftv1 header with each resolver's timings, to any caller who sends it: off.
+      ApolloServerPluginInlineTraceDisabled(),
       ...(options.plugins ?? []),
       complexityLimit(schema),
       readsOfMutationsSeeTheirWrites(services),

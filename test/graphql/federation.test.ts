@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { startStandaloneServer } from '@apollo/server/standalone';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
@@ -38,6 +39,7 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.load(DEMO);
   const budgetServer = new ApolloServer({
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
     schema: buildSubgraphSchema({
       typeDefs: parse(BUDGETS_SDL),
       resolvers: {

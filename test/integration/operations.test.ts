@@ -53,7 +53,9 @@ describe('GET /metrics', () => {
     expect((await gql(t, 'query MetricsProbe { viewer { login } }', { token: TOKENS.ownerClassic })).errors).toBeUndefined();
     expect((await gql(t, '{ viewer { login } }', { token: TOKENS.ownerClassic })).errors).toBeUndefined();
     expect((await gql(t, 'query MissingOrg { organization(login: "no-such-org") { login } }', { token: TOKENS.ownerClassic })).errors).toHaveLength(1);
-    expect((await gql(t, 'query Broken { viewer { noSuchField } }', { token: TOKENS.ownerClassic })).errors).toHaveLength(1);
+    // Asking for application/graphql-response+json: a document that does not validate is a 400 (under application/json, a 200).
+    const broken = await t.http().post('/graphql').set(bearer(TOKENS.ownerClassic)).set('Accept', 'application/graphql-response+json').send({ query: 'query Broken { viewer { noSuchField } }' });
+    expect({ status: broken.status, errors: broken.body.errors?.length }).toEqual({ status: 400, errors: 1 });
     const after = await scrape();
 
     const delta = (read: (s: Sample[]) => number) => read(after) - read(before);
