@@ -31,3 +31,8 @@ export async function hashTables(knex: Knex, ignoring: readonly string[] = []): 
 export async function auditRecordCount(knex: Knex): Promise<number> {
   return Number((await knex('audit_log').count({ n: '*' }).first())!.n);
 }
+
+/** The newest audit-log record's id (0 when there is none): what a step adds is what follows it. */
+export async function lastAuditId(knex: Knex): Promise<number> {
+  return Number((await knex('audit_log').max({ id: 'id' }).first())?.id ?? 0);
+}

@@ -1,9 +1,8 @@
-import type { Knex } from 'knex';
 import type { Response } from 'supertest';
 import { OPERATIONS as CATALOGUE } from '../../src/operations';
 import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { OWNED_OPERATION_LIST, SECURITY_OPERATIONS as OPERATIONS, ownedTargetKind, recordMatrixDeliveries, type SecurityOperation as Operation } from '../helpers/security-operations';
-import { auditRecordCount, hashTables } from '../helpers/table-hash';
+import { auditRecordCount, hashTables, lastAuditId } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { CALLERS, TARGETS, actorNameOf, missingTarget, securityWorld, type Caller } from '../helpers/security-world';
 
@@ -141,5 +140,4 @@ describe.each(ROWS.map((row) => [`#${CATALOGUE[row.op.name].number} ${row.op.met
   });
 });
 
-const lastAuditId = async (knex: Knex) => Number((await knex('audit_log').max({ id: 'id' }).first())?.id ?? 0);
 

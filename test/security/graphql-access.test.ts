@@ -4,7 +4,7 @@ import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { errorPaths, outcomeFor, outcomeOf, type GraphQLAnswer } from '../helpers/graphql-outcome';
 import type { Knex } from 'knex';
 import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, SNAPSHOT, ownedTargetKind, recordMatrixDeliveries, restoreHook, restoreRule } from '../helpers/security-operations';
-import { auditRecordCount, hashTables } from '../helpers/table-hash';
+import { auditRecordCount, hashTables, lastAuditId } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
   CALLERS, CUSTOM_ROLE, FOREIGN_ROLE, MATRIX_RULE, NEWCOMER, ORG, OTHER_ORG, REPO, SCRATCH_TEAM, TARGETS, actorNameOf, addProperty, callerByKey, deleteProperty, hookIdOf, missingTarget, ruleIdOf,
@@ -376,4 +376,3 @@ it('node(id) answers what the caller may not see exactly as an id that does not 
   expect(problems).toEqual([]);
 });
 
-const lastAuditId = async (knex: Knex) => Number((await knex('audit_log').max({ id: 'id' }).first())?.id ?? 0);

@@ -190,20 +190,20 @@ function eventsAfter(current: readonly WebhookEvent[], patch: WebhookPatch): Web
   return [...events];
 }
 
-/** A hook's settings as the API names them; of its secret, only whether it has one. */
+/** A hook's config as the API names it; of its secret, only whether it has one. */
+function configFields({ config }: Webhook): Record<string, unknown> {
+  return { url: config.url, content_type: config.contentType, insecure_ssl: config.insecureSsl, secret_set: config.hasSecret };
+}
+
+/** A hook's settings as the API names them. */
 function hookFields(hook: Webhook): Record<string, unknown> {
-  return {
-    active: hook.active, events: hook.events,
-    config: { url: hook.config.url, content_type: hook.config.contentType, insecure_ssl: hook.config.insecureSsl, secret_set: hook.config.hasSecret },
-  };
+  return { active: hook.active, events: hook.events, config: configFields(hook) };
 }
 
 /** A PATCH's records, one per aspect it changed, as the original records them: config (the secret being replaced counts), events, active. */
 function hookUpdates(before: Webhook, after: Webhook, secretGiven: boolean): AuditChange[] {
   const records: AuditChange[] = [];
-  const { config: configBefore } = hookFields(before) as { config: Record<string, unknown> };
-  const { config: configAfter } = hookFields(after) as { config: Record<string, unknown> };
-  const config = changedFields(configBefore, configAfter);
+  const config = changedFields(configFields(before), configFields(after));
   if (config !== undefined || secretGiven) {
     records.push({ action: 'hook.config_update', operation: 'modify', data: { hook_id: after.id, changes: config ?? {}, secret_replaced: secretGiven } });
   }
