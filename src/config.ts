@@ -3,6 +3,7 @@ import type { CorsOrigins } from './http/cors';
 import { AttestationTrust } from './modules/attestations/attestation-trust';
 import { readTrustedRootsFile, type TrustRoot } from './modules/attestations/trusted-roots';
 import type { SnapshotQueueSettings } from './modules/dependency-graph/snapshot-queue';
+import type { LiveEventSettings } from './modules/live-events/event-feed';
 import { DEFAULT_RATE_LIMIT_POLICY, type RateLimitPolicy } from './rate-limits/rate-limit.policy';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -139,6 +140,8 @@ export const SETTINGS = {
   ATTESTATION_TRUSTED_ROOTS: { flag: '--attestation-trusted-roots <file>', default: '', rule: trustedRootsFile, description: 'trusted roots besides the bundled Sigstore public-good one: JSON lines, as `gh attestation trusted-root` prints them' },
   SNAPSHOT_WORKER_SHARE: { flag: '--snapshot-worker-share <percent>', default: '10', rule: integer(0, 100), description: 'percent of an instance\'s time snapshots (their requests and the worker) may take while other requests are answered; a snapshot that arrives then is queued (0: none is, each is applied in its request)' },
   SNAPSHOT_QUEUE_MAX_DELAY: { flag: '--snapshot-queue-max-delay <seconds>', default: '5', rule: integer(1, 3600), description: 'seconds a queued snapshot may wait to be applied; one that would wait longer is refused with 503 and Retry-After' },
+  SUBSCRIPTION_POLL_MS: { flag: '--subscription-poll-ms <n>', default: '250', rule: integer(10, 60000), description: 'milliseconds between an instance\'s reads of new events for its GraphQL subscribers, when nothing woke it sooner (its own writes and, on PostgreSQL, NOTIFY do)' },
+  SUBSCRIPTION_LISTEN: { flag: '--subscription-listen <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'PostgreSQL: LISTEN for other instances\' events (off behind a pooler that cannot LISTEN, such as PgBouncer in transaction mode: subscribers then wait for the next poll)' },
   AUDIT_LOG_RETENTION_DAYS: { flag: '--audit-log-retention-days <n>', default: '180', rule: integer(1, 36500), description: 'days the audit log keeps a record; older ones are deleted by every instance, hourly' },
   RATE_LIMITS: { flag: '--rate-limits <on|off>', default: 'on', rule: oneOf('on', 'off'), description: 'off turns every rate limit off (benchmarks, bulk loads)' },
   RATE_LIMIT_REQUESTS_PER_HOUR: { flag: '--rate-limit-requests-per-hour <n>', default: String(DEFAULT_RATE_LIMIT_POLICY.authenticatedLimit), rule: integer(1, MAX_LIMIT), description: 'requests per hour for each user (all their tokens together) or app installation' },
@@ -205,6 +208,8 @@ export interface Config {
   publicUrl: string;
   /** How long the audit log keeps a record (src/modules/audit-log/audit-retention.ts). */
   auditLogRetentionDays: number;
+  /** How GraphQL subscribers learn of new events (SUBSCRIPTION_POLL_MS, SUBSCRIPTION_LISTEN). */
+  liveEvents: LiveEventSettings;
   /** The deadline of one webhook delivery attempt. */
   webhookTimeoutMs: number;
   /** Hooks may send to loopback, private and link-local addresses (src/modules/webhooks/target-policy.ts). */
@@ -265,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<
     snapshotQueue: { workerShare: v.SNAPSHOT_WORKER_SHARE / 100, maxDelaySeconds: v.SNAPSHOT_QUEUE_MAX_DELAY },
     publicUrl: v.PUBLIC_URL,
     auditLogRetentionDays: v.AUDIT_LOG_RETENTION_DAYS,
+    liveEvents: { pollMs: v.SUBSCRIPTION_POLL_MS, listen: v.SUBSCRIPTION_LISTEN === 'on' },
     webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
     webhookAllowPrivateTargets: v.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'on',
     oidcIssuer: v.OIDC_ISSUER === DERIVED_OIDC_ISSUER ? undefined : v.OIDC_ISSUER,

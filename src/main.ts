@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import type { Server } from 'node:http';
-import { createApp } from './app';
+import { createApp, GRAPHQL_PATHS } from './app';
+import { graphqlUpgrades } from './graphql/websocket-upgrades';
 import { createServices } from './composition';
 import type { Config } from './config';
 import { openDatabase } from './database/connection';
@@ -25,15 +26,18 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   const oidcIssuer = new OidcIssuer(config.oidcIssuer);
   const services = createServices(database, {
     rateLimits: config.rateLimits, responseCacheBytes: config.responseCacheBytes, cacheBytes: config.cacheBytes, oidcIssuer, webhookAllowPrivateTargets: config.webhookAllowPrivateTargets,
-    attestationTrust: config.attestationTrust, snapshotQueue: config.snapshotQueue,
+    attestationTrust: config.attestationTrust, snapshotQueue: config.snapshotQueue, liveEvents: config.liveEvents,
   });
   // Advisories' stored JSON that an older release or serializer left stale, written again.
   const rewritten = await services.advisoryAlertJson.writeStale(database.knex);
   if (rewritten > 0) logger.info({ advisories: rewritten }, 'advisory JSON written again');
   await hooks.beforeListen?.(services);
   const app = await createApp({ services, logger, trustProxy: config.trustProxy, graphqlExplorer: config.graphqlExplorer, corsOrigins: config.corsOrigins });
+  // GraphQL subscriptions: WebSocket upgrades on the GraphQL paths of the same port.
+  const upgrades = graphqlUpgrades({ services, logger, trustProxy: config.trustProxy, corsOrigins: config.corsOrigins, paths: GRAPHQL_PATHS });
   const server = await new Promise<Server>((resolve, reject) => {
     const s = createHttpServer(app, hooks.serverLimits).listen(config.port, config.host, () => resolve(s));
+    s.on('upgrade', upgrades.onUpgrade);
     s.once('error', reject);
   });
   const address = server.address();
@@ -54,7 +58,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
   // connections at once (and each one as its last answer is sent: Node keeps them
   // open otherwise) and any others after a grace period, then close the pool.
   const close = () =>
-    (closing ??= new Promise<void>((resolve) => {
+    (closing ??= upgrades.close().then(() => new Promise<void>((resolve) => {
       const dropIdle = setInterval(() => server.closeIdleConnections(), 50);
       server.close(() => {
         clearInterval(dropIdle);
@@ -62,7 +66,7 @@ export async function startServer(config: Config, hooks: { beforeListen?: (servi
       });
       server.closeIdleConnections();
       setTimeout(() => server.closeAllConnections(), 5_000).unref();
-    }).then(() => Promise.all([deliveries.stop(), snapshots.stop(), retention.stop()])).then(() => database.close()));
+    })).then(() => Promise.all([deliveries.stop(), snapshots.stop(), retention.stop()])).then(() => database.close()));
   onStopRequest((signal) => {
     logger.info({ signal }, 'shutting down');
     void close().then(() => process.exit(0));

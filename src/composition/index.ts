@@ -73,6 +73,10 @@ import { AuditRecorder } from '../modules/audit-log/audit-recorder';
 import { AuditLogService } from '../modules/audit-log/audit-log.service';
 import { AuditRetention } from '../modules/audit-log/audit-retention';
 import { parsePhrase } from '../modules/audit-log/audit-phrase';
+import { DEFAULT_LIVE_EVENTS, EventFeed, type LiveEventSettings } from '../modules/live-events/event-feed';
+import { EventFeedStore } from '../modules/live-events/event-feed.store';
+import { eventWakeupsOf } from '../modules/live-events/event-wakeups';
+import { AlertEventStream } from '../modules/dependency-alerts/alert-event-stream';
 
 export interface ServiceOptions {
   /** The rate limits to hold callers to; false or absent: none (RATE_LIMITS=off). */
@@ -93,7 +97,10 @@ export interface ServiceOptions {
   attestationTrust?: AttestationTrust;
   /** SNAPSHOT_WORKER_SHARE and SNAPSHOT_QUEUE_MAX_DELAY; the queue works only where a worker is started (main.ts). */
   snapshotQueue?: SnapshotQueueSettings;
+  /** SUBSCRIPTION_POLL_MS and SUBSCRIPTION_LISTEN: how live subscribers learn of new events (src/modules/live-events). */
+  liveEvents?: LiveEventSettings;
 }
+
 
 const DEFAULT_RESPONSE_CACHE_BYTES = 32 * 2 ** 20;
 const DEFAULT_CACHE_BYTES = 64 * 2 ** 20;
@@ -169,6 +176,11 @@ export function createServices(database: Database, options: ServiceOptions = {})
     alerts: alertStore, reevaluation: alertEngine, events: new AdvisoryEvents({ advisories: advisoryStore, alerts: alertStore, outbox }), alertJson: advisoryAlertJson,
   });
   const webhooksStore = new WebhooksStore();
+  // Live subscribers read the outbox through one feed per instance, woken by this instance's commits and, on PostgreSQL, by NOTIFY.
+  const liveEvents = options.liveEvents ?? DEFAULT_LIVE_EVENTS;
+  const eventFeed = new EventFeed({ db, store: new EventFeedStore(), wakeups: eventWakeupsOf(database, liveEvents.listen) }, { pollMs: liveEvents.pollMs });
+  outbox.onEvents(() => eventFeed.wake());
+  database.onClose(() => void eventFeed.close());
 
   const tokensAt = cachedTokenLookup(tokenStore, caches.of('tokens'));
   const lookupsAt = cachedAuthorizedLookups(new StoreAuthorizedLookups({ accounts, authorizer }), caches.of('authorization decisions'));
@@ -216,9 +228,16 @@ export function createServices(database: Database, options: ServiceOptions = {})
     });
   });
 
+  const alertEventStream = new AlertEventStream({
+    db, feed: eventFeed, alerts: alertStore, versions: () => versionReader.read(),
+    at: (versions) => ({ dependencyAlerts: at(versions).dependencyAlerts, references: referencesAt(versions) }),
+  });
+
   return {
     database,
     versions: versionReader,
+    /** Live alert events for GraphQL subscriptions (graphql/websocket.ts). */
+    alertEventStream,
     responseCache: new ResponseCache(options.responseCacheBytes ?? DEFAULT_RESPONSE_CACHE_BYTES, caches),
     /** Advisories' stored JSON (advisory-alert-json.ts): start-up writes what is stale. */
     advisoryAlertJson,

@@ -3,6 +3,17 @@ import type { RequestServices } from '../composition';
 import type { RateLimitCaller } from '../rate-limits/rate-limit.policy';
 import type { Loaders } from './loaders';
 import type { GraphQLResultCapture } from './cached-responses';
+import type { AlertEventStream, SubscribeOptions } from '../modules/dependency-alerts/alert-event-stream';
+
+/** What a subscription over WebSocket subscribes through (graphql/websocket.ts). */
+export interface LiveContext {
+  alertEvents: AlertEventStream;
+  /** The connection's caller as of now (a revoked token closes the connection). */
+  principal: () => Principal;
+  /** Events queued per subscription at most, and what a subscription that would miss events does. */
+  maxPending: number;
+  onLost: SubscribeOptions['onLost'];
+}
 
 /** What every resolver gets: the caller (authenticated once), the request's services, and its loaders. */
 export interface GraphQLContext {
@@ -16,4 +27,6 @@ export interface GraphQLContext {
   rateLimitCaller: RateLimitCaller;
   /** Where this query's result goes for the response cache, when it may be cached. */
   resultCapture?: GraphQLResultCapture | undefined;
+  /** Over WebSocket only: subscriptions (over HTTP there is none, and a subscription is refused). */
+  live?: LiveContext | undefined;
 }

@@ -46,14 +46,18 @@ const PAGE = `<!doctype html>
 /**
  * A script file rather than inline (works under a strict Content-Security-Policy). The
  * endpoint is the GraphQL path next to the page (/graphiql/ redirects keep the trailing slash);
- * the version header and Apollo's CSRF header are preset in the headers editor. No placeholder
+ * the version header and Apollo's CSRF header are preset in the headers editor; subscriptions
+ * connect to the same path over WebSocket, the headers editor's values their connection_init. No placeholder
  * token: one would be sent as it stands and refused, and the schema (Docs, completion) would
  * not load; the note above the editor says where the user's token goes.
  */
 const INIT = `(function () {
   var endpoint = new URL('../graphql', window.location.href).toString();
   var presetHeaders = { 'X-Service-Api-Version': '${API_VERSION}', 'Apollo-Require-Preflight': 'true' };
-  var fetcher = GraphiQL.createFetcher({ url: endpoint, headers: presetHeaders });
+  // Subscriptions go over WebSocket (graphql-ws) to the same path; GraphiQL sends the headers
+  // tab (the Authorization typed there) as the connection_init payload.
+  var subscriptionUrl = endpoint.replace(/^http/, 'ws');
+  var fetcher = GraphiQL.createFetcher({ url: endpoint, subscriptionUrl: subscriptionUrl, headers: presetHeaders });
   ReactDOM.createRoot(document.getElementById('graphiql')).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,

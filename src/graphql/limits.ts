@@ -119,7 +119,7 @@ export function complexityLimit(schema: GraphQLSchema): ApolloServerPlugin {
   };
 }
 
-function estimateCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined): number {
+export function estimateCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined): number {
   try {
     return getComplexity({
       schema, query: document, variables, ...(operationName ? { operationName } : {}),

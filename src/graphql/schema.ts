@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
-import { buildSchemaSync } from 'type-graphql';
+import { buildSchemaSync, type PubSub } from 'type-graphql';
 import { AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations } from '../modules/accounts/graphql/account.resolver';
 import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, RepositoryAlerts } from '../modules/dependency-alerts/graphql/alert.resolver';
+import { DependencyAlertSubscriptions } from '../modules/dependency-alerts/graphql/alert-events.resolver';
 import { AttestationMutations, AttestationSubjects, RepositoryAttestations } from '../modules/attestations/graphql/attestation.resolver';
 import { DependencySnapshotMutations, RepositoryDependencies } from '../modules/dependency-graph/graphql/dependency.resolver';
 import { EnterpriseOidc, OidcMutations, OrganizationOidc, RepositoryOidc } from '../modules/oidc/graphql/oidc.resolver';
@@ -17,7 +18,7 @@ import { NodeQuery } from './node.resolver';
 
 export const RESOLVERS = [
   AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations, NodeQuery,
-  OrganizationAlerts, EnterpriseAlerts, RepositoryAlerts, DependencyAlertMutations,
+  OrganizationAlerts, EnterpriseAlerts, RepositoryAlerts, DependencyAlertMutations, DependencyAlertSubscriptions,
   OrganizationRoles, OrganizationRoleHolders, OrganizationRoleMutations,
   EnterpriseOidc, OrganizationOidc, RepositoryOidc, OidcMutations, RepositoryOidcTokens,
   RepositoryAttestations, AttestationSubjects, AttestationMutations,
@@ -30,12 +31,23 @@ export const RESOLVERS = [
 
 let built: GraphQLSchema | undefined;
 
+/**
+ * type-graphql asks for a PubSub whenever the schema has a subscription. orgsec's subscribe
+ * through their own `subscribe` functions, fed by the outbox (alert-event-stream.ts): no topic
+ * is ever published, and this one refuses to be used.
+ */
+const NO_TOPICS: PubSub = {
+  publish: () => { throw new Error('orgsec publishes no PubSub topics: subscriptions read the outbox'); },
+  subscribe: () => { throw new Error('orgsec publishes no PubSub topics: subscriptions read the outbox'); },
+};
+
 /** The schema, built once from the resolver classes (type-graphql) with graphql-scalars. */
 export function graphqlSchema(): GraphQLSchema {
   built ??= buildSchemaSync({
     resolvers: [...RESOLVERS],
     scalarsMap: [{ type: Date, scalar: DateTimeResolver }, { type: Object, scalar: JSONResolver }],
     validate: false, // arguments are validated with the REST schemas, in the resolvers
+    pubSub: NO_TOPICS,
   });
   return built;
 }

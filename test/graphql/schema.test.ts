@@ -12,7 +12,7 @@ it('every type and field has a description', () => {
   const missing: string[] = [];
   const lines = printedSchema().split('\n');
   lines.forEach((line, i) => {
-    const isDefinition = /^(type|interface|input|enum|union|scalar) /.test(line) && !/^(scalar (DateTime|JSON)|type (Query|Mutation) )/.test(line);
+    const isDefinition = /^(type|interface|input|enum|union|scalar) /.test(line) && !/^(scalar (DateTime|JSON)|type (Query|Mutation|Subscription) )/.test(line);
     const isField = /^ {2}[a-zA-Z]\w*(\(|:)/.test(line);
     const previous = lines[i - 1]?.trim() ?? '';
     if ((isDefinition || isField) && !previous.endsWith('"""') && !previous.startsWith('"')) missing.push(line.trim());

@@ -2,7 +2,8 @@ import http, { type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import request from 'supertest';
-import { createApp } from '../../src/app';
+import { createApp, GRAPHQL_PATHS } from '../../src/app';
+import { graphqlUpgrades } from '../../src/graphql/websocket-upgrades';
 import { SERVER_LIMITS } from '../../src/http/http-server';
 import { createServices, type Services } from '../../src/composition';
 import type { CorsOrigins } from '../../src/http/cors';
@@ -53,12 +54,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     rateLimits: options.rateLimits ?? false, oidcIssuer, ...(options.clock ? { clock: options.clock } : {}), webhookAllowPrivateTargets: options.webhookAllowPrivateTargets ?? false,
     ...(options.attestationTrust ? { attestationTrust: options.attestationTrust } : {}), ...(options.cacheBytes ? { cacheBytes: options.cacheBytes } : {}),
   });
-  const app = await createApp({ services, logger: options.logger ?? pino({ level: 'silent' }), ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}) });
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const app = await createApp({ services, logger, ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}) });
+  // GraphQL subscriptions over WebSocket on the same port, as `orgsec serve` takes them.
+  const upgrades = graphqlUpgrades({ services, logger, trustProxy: false, corsOrigins: options.corsOrigins ?? '*', paths: GRAPHQL_PATHS });
   // One listening server per file: a stable origin, as a real client sees. Every REST
   // answer is checked against /openapi.json on the way out.
   const recorder = contractRecorder();
   const server = await new Promise<Server>((resolve) => {
     const s = http.createServer({ maxHeaderSize: SERVER_LIMITS.maxHeaderSize }, recorder.wrap(app)).listen(0, '127.0.0.1', () => resolve(s));
+    s.on('upgrade', upgrades.onUpgrade);
   });
   const address = server.address() as AddressInfo;
   oidcIssuer.listeningAt(`http://127.0.0.1:${address.port}`);
@@ -72,6 +77,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await services.world.load(world);
     },
     close: async () => {
+      await upgrades.close();
       await new Promise((resolve) => server.close(resolve));
       await db.destroy();
       if (recorder.violations.length > 0) {

@@ -16,7 +16,7 @@ import { freshFragments, serializeAlert } from './alerts.serializers';
 
 const EVENT_API_BASE = '';
 
-const ALERT_EVENT_ACTIONS = [
+export const ALERT_EVENT_ACTIONS = [
   'created', 'dismissed', 'reopened', 'fixed', 'reintroduced', 'auto_dismissed', 'auto_reopened', 'assignees_changed',
 ] as const;
 export type AlertEventAction = (typeof ALERT_EVENT_ACTIONS)[number];

@@ -15,7 +15,7 @@ import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store'
 import type { AdvisoryRecord } from '../advisories/advisories.types';
 import type { AlertsStore } from './alerts.store';
 import { actorOf } from '../audit-log/audit-actors';
-import type { AlertKey, AlertListRequest, AlertPatch, AlertRef, AlertReferences, AlertScope, AlertState, AlertView, AlertVisibility } from './alerts.types';
+import type { AlertEventScope, AlertKey, AlertListRequest, AlertPatch, AlertRef, AlertReferences, AlertScope, AlertState, AlertView, AlertVisibility } from './alerts.types';
 
 /**
  * How alerts are shown, from their keys, in the order given (an alert deleted since left
@@ -91,6 +91,26 @@ export class DependencyAlertsService {
   async listForRepo<T>(principal: Principal, owner: string, name: string, request: AlertListRequest, shape: AlertShape<T>): Promise<AlertPage<T>> {
     const repo = await this.deps.lookups.repo(this.deps.db, principal, 'listRepoDependencyAlerts', owner, name);
     return this.page({ kind: 'repo', repoId: repo.id }, { publicOnly: false, repositoryIds: 'all' }, request, shape);
+  }
+
+  /**
+   * Whose alert events a caller may follow now, as #24 (an organization) or #25 (a repository)
+   * would list them: throws as they would (404 for what the caller may not see), else names the
+   * organization or repository (its id) and tells, repository by repository, whether the list
+   * would show its alerts.
+   */
+  async followable(principal: Principal, scope: AlertEventScope): Promise<{ targetId: number; follows: (repo: RepositoryRecord) => boolean }> {
+    const { db, lookups } = this.deps;
+    if (scope.kind === 'repo') {
+      const followed = await lookups.repo(db, principal, 'listRepoDependencyAlerts', scope.owner, scope.name);
+      return { targetId: followed.id, follows: (repo) => repo.id === followed.id };
+    }
+    const org = await lookups.org(db, principal, 'listOrgDependencyAlerts', scope.login);
+    const { publicOnly, repositoryIds } = visibilityOf(principal, org.decision.publicOnly);
+    return {
+      targetId: org.id,
+      follows: (repo) => repo.ownerId === org.id && !(publicOnly && repo.isPrivate) && (repositoryIds === 'all' || repositoryIds.has(repo.id)),
+    };
   }
 
   /** #26 */

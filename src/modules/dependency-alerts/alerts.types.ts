@@ -49,6 +49,9 @@ export interface AlertRecord {
 
 export type AutoDismissal = 'rule' | 'preset' | 'withdrawal';
 
+/** Whose alert events a live subscriber follows: an organization's repositories, or one repository. */
+export type AlertEventScope = { kind: 'org'; login: string } | { kind: 'repo'; owner: string; name: string };
+
 /** Which alerts a list covers: one repository, one organization, or several organizations. */
 export type AlertScope = { kind: 'repo'; repoId: number } | { kind: 'owners'; ownerIds: number[] };
 

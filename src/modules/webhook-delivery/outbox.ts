@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { chunksOf } from '../../shared/chunks';
 import { nowTimestamp } from '../../shared/time';
+import { announceEvents } from '../live-events/event-wakeups';
 
 // The outbox (interfaces.md Part 2 "Webhooks"): every event row is written in the transaction of
 // the change that causes it, and in the same transaction one webhook_deliveries row per hook that
@@ -39,6 +40,7 @@ function subscribes(hook: { orgId: number | null; repoId: number | null; events:
 
 export class Outbox {
   private readonly listeners = new Set<() => void>();
+  private readonly eventListeners = new Set<() => void>();
 
   /** Called after a transaction that queued deliveries commits (the instance's worker wakes). */
   onQueued(listener: () => void): () => void {
@@ -46,9 +48,17 @@ export class Outbox {
     return () => this.listeners.delete(listener);
   }
 
-  /** Inserts the events in the order given (ids follow it) and queues their deliveries. */
+  /** Called after a transaction that wrote events commits (this instance's live-event feed wakes). */
+  onEvents(listener: () => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  /** Inserts the events in the order given (ids follow it, in commit order: event-wakeups.ts) and queues their deliveries. */
   async insert(trx: Knex.Transaction, rows: readonly OutboxRow[]): Promise<void> {
     if (rows.length === 0) return;
+    await announceEvents(trx);
+    trx.executionPromise.then(() => { for (const listener of this.eventListeners) listener(); }, () => undefined);
     const hooks = await this.activeHooksOf(trx, rows);
     if (hooks.length === 0) {
       for (const chunk of chunksOf(rows, EVENT_CHUNK)) await trx('events').insert(chunk);

@@ -19,3 +19,9 @@ registerEnumType(DependencyScope, { name: 'DependencyScope', description: 'Wheth
 registerEnumType(ArtifactRegistry, { name: 'ArtifactRegistry', description: 'An artifact registry repositories have storage records in.' });
 registerEnumType(RuntimeRisk, { name: 'RuntimeRisk', description: 'A runtime risk of a repository\'s deployments.' });
 registerEnumType(DependencyAlertSort, { name: 'DependencyAlertSort', description: 'What dependency alert lists are ordered by.' });
+
+export enum DependencyAlertEventAction {
+  CREATED = 'created', DISMISSED = 'dismissed', REOPENED = 'reopened', FIXED = 'fixed', REINTRODUCED = 'reintroduced',
+  AUTO_DISMISSED = 'auto_dismissed', AUTO_REOPENED = 'auto_reopened', ASSIGNEES_CHANGED = 'assignees_changed',
+}
+registerEnumType(DependencyAlertEventAction, { name: 'DependencyAlertEventAction', description: 'What happened to a dependency alert (the action of its dependency_bot_alert webhook event).' });
