@@ -137,3 +137,37 @@ test('concurrent writes on both instances reach subscribers on both, each exactl
   expect(after(orgOnA)).toHaveLength(expected.length);
   expect(after(orgOnB)).toHaveLength(expected.length);
 }, 120_000);
+
+// PostgreSQL: another instance's events arrive by NOTIFY, not by the poll (here set to a minute),
+// and a LISTEN connection the server ends is made again (an event in between is read then).
+(dialect === 'postgres' ? test : test.skip)('NOTIFY wakes subscribers of other instances at once; a lost LISTEN connection is replaced', async () => {
+  const slow = await startInstances(2, shared.url, { SUBSCRIPTION_POLL_MS: '60000' });
+  try {
+    const [reader, writer] = slow as [Instance, Instance];
+    const client = subscriptionClient(reader.url, { params: auth });
+    clients.push(client);
+    const events = subscribe(client.client, EVENTS, { repository: `${ORG}/repo-2` });
+    const [number] = await openAlerts(writer.url, 'repo-2');
+    const path = `/repos/${ORG}/repo-2/dependency-bot/alerts/${number}`;
+    // The subscribe message is handled asynchronously: toggles until the first event arrives.
+    for (let round = 0; events.results.length === 0; round++) {
+      await request(writer.url).patch(path).set(auth).send({ assignees: round % 2 === 0 ? ['dev-2'] : [] }).expect(200);
+      await events.next(1, 1_000).catch(() => undefined);
+      if (round > 20) throw new Error('no event arrived');
+    }
+    const started = Date.now();
+    await request(writer.url).patch(path).set(auth).send({ state: 'dismissed', dismissed_reason: 'not_used' }).expect(200);
+    await events.next(events.results.length + 1, 5_000);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Every LISTEN session ended by the server: each instance connects again within a second or so, and reads what it missed.
+    // (This schema's only: other files' instances listen on channels of their own.)
+    const channel = (await knex.raw(`select 'orgsec_events_' || left(md5(current_schema()), 16) as channel`)).rows[0].channel as string;
+    const ended = await knex.raw(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'orgsec live events' and query = ?`, [`LISTEN "${channel}"`]);
+    expect(ended.rows.length).toBeGreaterThanOrEqual(1);
+    await request(writer.url).patch(path).set(auth).send({ state: 'open' }).expect(200);
+    const reopened = await events.next(events.results.length + 1, 10_000);
+    expect(reopened[reopened.length - 1]!.data!.dependencyAlertEvents.action).toBe('REOPENED');
+  } finally {
+    await Promise.all(slow.map((i) => i.stop()));
+  }
+}, 60_000);
