@@ -87,6 +87,38 @@ it('/graphiql runs a query with a token and shows the result, from orgsec alone'
   expect(onlyLocal(requested)).toEqual([]);
 }, 40_000);
 
+it('/graphiql subscribes over WebSocket with the token of its headers tab, and shows an alert\'s event as it happens', async () => {
+  const { page, requested } = await openPage();
+  const open = await t.http().get('/orgs/acme-corp/dependency-bot/alerts?state=open').set('Authorization', `Bearer ${DEMO_OWNER_TOKEN}`);
+  const alert = (open.body as Array<{ number: number; repository: { name: string } }>)[0]!;
+  const sockets: string[] = [];
+  page.on('websocket', (socket) => sockets.push(socket.url()));
+  await page.goto(`${t.url}/graphiql`);
+  await page.locator('.graphiql-query-editor .CodeMirror').waitFor({ timeout: 20_000 });
+  await page.evaluate((query) => {
+    ((globalThis as any).document.querySelector('.graphiql-query-editor .CodeMirror') as any).CodeMirror.setValue(query);
+  }, 'subscription { dependencyAlertEvents(organization: "acme-corp") { action sender { login } alert { number state } } }');
+  await page.getByRole('button', { name: 'Headers' }).click();
+  await page.waitForFunction(`(${headersEditor.toString()})() !== undefined`, undefined, { timeout: 10_000 });
+  const preset = await page.evaluate(`JSON.parse((${headersEditor.toString()})().CodeMirror.getValue())`);
+  await page.evaluate(`(${headersEditor.toString()})().CodeMirror.setValue(${JSON.stringify(JSON.stringify({ ...(preset as object), Authorization: `Bearer ${DEMO_OWNER_TOKEN}` }))})`);
+  await page.locator('.graphiql-execute-button').click();
+  // The subscription is open once the instance has it; then an alert is dismissed through REST.
+  for (let i = 0; i < 200 && t.services.alertEventStream.size === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(t.services.alertEventStream.size).toBe(1);
+  const path = `/repos/acme-corp/${alert.repository.name}/dependency-bot/alerts/${alert.number}`;
+  const dismissed = await t.http().patch(path).set('Authorization', `Bearer ${DEMO_OWNER_TOKEN}`).send({ state: 'dismissed', dismissed_reason: 'tolerable_risk' });
+  expect(dismissed.status).toBe(200);
+  const result = page.locator('.result-window');
+  await result.getByText('"DISMISSED"').first().waitFor({ timeout: 20_000 });
+  const shown = JSON.parse((await result.innerText()).replace(/\u00a0/g, ' '));
+  expect(shown).toEqual({ data: { dependencyAlertEvents: { action: 'DISMISSED', sender: { login: 'alice' }, alert: { number: alert.number, state: 'DISMISSED' } } } });
+  expect(sockets).toEqual([`${t.url.replace('http', 'ws')}/graphql`]);
+  expect(onlyLocal(requested)).toEqual([]);
+  await page.close();
+  await t.http().patch(path).set('Authorization', `Bearer ${DEMO_OWNER_TOKEN}`).send({ state: 'open' });
+}, 60_000);
+
 describe('the /graphql landing page without Apollo\'s CDN', () => {
   it.each([['/graphql', '/graphiql/', '/graphql'], ['/api/graphql', '/api/graphiql/', '/api/graphql']])(
     '%s says Sandbox could not load and its link opens GraphiQL at %s, which queries %s',
