@@ -11,6 +11,7 @@ import type { Services } from '../composition';
 import type { DataVersions } from '../database/data-version';
 import { AuthenticationError, BadRequestError, DomainError, UnavailableError } from '../errors/domain';
 import { formatGraphQLError } from '../errors/graphql';
+import { translateDriverError } from '../database/driver-errors';
 import { restApiBaseOf } from '../http/api-base';
 import { authorizationOf } from '../http/request-identity';
 import type { Logger } from '../logger';
@@ -94,7 +95,9 @@ export function createGraphQLWebSockets({ services, logger, trustProxy }: GraphQ
   const wss = new WebSocketServer({ noServer: true, maxPayload: WEBSOCKET_LIMITS.maxMessageBytes, perMessageDeflate: false });
 
   const close = (socket: WebSocket, code: number, reason: string) => {
-    if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
+    // A close frame's reason holds 123 bytes at most (RFC 6455); ws throws on more.
+    const fitted = Buffer.byteLength(reason) <= 123 ? reason : `${Buffer.from(reason).subarray(0, 120).toString('utf8').replace(/\uFFFD$/, '')}…`;
+    if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, fitted);
   };
 
   /** Authenticates the connection's credential under the newest data versions; null when it no longer authenticates. */
@@ -129,7 +132,8 @@ export function createGraphQLWebSockets({ services, logger, trustProxy }: GraphQ
     let principal: Principal;
     try {
       principal = await authenticate(credential);
-    } catch (error) {
+    } catch (thrown) {
+      const error = translateDriverError(thrown);
       if (error instanceof AuthenticationError || error instanceof BadRequestError) return closeFalse(socket, CloseCode.Forbidden, error.message);
       if (error instanceof UnavailableError) return closeFalse(socket, CLOSE.tryAgainLater, error.message);
       logger.error({ err: error }, 'a WebSocket connection could not be authenticated');

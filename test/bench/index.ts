@@ -9,7 +9,7 @@ import { startExpressFloor, startTinyFloor, type RunningServer } from './floors'
 import { BIG_ORG, BIG_ORG_SHARE } from './generate-world';
 import { measure, type MeasureContext, type Row, type Scenario } from './measure';
 import { startOrgsec } from './orgsec-server';
-import { benchPostgres } from './postgres';
+import { benchPostgres, preparePostgres } from './postgres';
 import { readCaches } from './metrics-probe';
 import { hasTaskset, readStatusBytes } from './processes';
 import { judgeAdvisoryImport, judgeWorldLoad, markdown, servingRss, type FloorFigure, type Report } from './report';
@@ -19,6 +19,7 @@ import { DESIGN_BOUND_SCENARIO, benchDesignBounds, benchTailBounds } from './des
 import { SNAPSHOT_SCENARIO, benchSnapshots } from './snapshots-bench';
 import { WEBHOOK_SCENARIO, benchWebhooks } from './webhooks-bench';
 import { AUDIT_EXPORT_SCENARIO, benchAuditExport } from './audit-log-bench';
+import { SUBSCRIPTION_SCENARIO, benchSubscriptions } from './subscriptions-bench';
 import { readWorldFacts } from './world-facts';
 import { benchWorldLoads, type AfterLoad } from './world-load-bench';
 import { prepareSqliteWorld, worldSize } from './world-setup';
@@ -201,19 +202,28 @@ async function main(): Promise<void> {
   // Issue 37: the audit log's NDJSON export of a million records, in bounded memory.
   const auditExport = scenarioPattern.test(AUDIT_EXPORT_SCENARIO) ? await benchAuditExport({ workDir, worldFile: dbFile, port: ORGSEC_PORT }) : undefined;
 
+  // Issue 38: live alert events to 100 subscribers beside the PATCH mix; on PostgreSQL across two instances, LISTEN/NOTIFY and the poll alone.
+  const subscriptions = scenarioPattern.test(SUBSCRIPTION_SCENARIO)
+    ? await benchSubscriptions({
+      workDir, worldFile: dbFile, port: ORGSEC_PORT, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections,
+      postgresUrl: process.env.BENCH_DATABASE_URL ? await preparePostgres(process.env.BENCH_DATABASE_URL, settings.postgresAlerts, true) : undefined,
+    })
+    : undefined;
+
   // Every SQLite instance at the default settings, the large world's too; the design bounds are not orgsec.
   const serving = servingRss(rows.filter((r) => r.database.startsWith('SQLite') && !r.scenario.startsWith(DESIGN_BOUND_SCENARIO)));
   const report: Report = {
     date, machine: machine(), node: process.version, settings: { ...settings, worldLoadSeconds: world.loadSeconds ?? null },
     caption: captionOf(date, world.loadSeconds), floors, rows, servingRss: serving, memory, ...(worldLoads ? { worldLoads } : {}),
     ...(advisoryImport ? { advisoryImport } : {}), ...(snapshots ? { snapshots } : {}), ...(webhooks ? { webhooks } : {}), ...(auditExport ? { auditExport } : {}),
+    ...(subscriptions ? { subscriptions } : {}),
   };
   fs.writeFileSync(path.join(workDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
   const table = markdown(report);
   fs.writeFileSync(path.join(workDir, 'results.md'), table);
   process.stdout.write(`\n${table}`);
   // A missed target is a result; a scenario that could not run is a failed bench.
-  const failed = [...rows.filter((r) => r.error !== undefined).map((r) => r.scenario), ...(advisoryImport?.error ? [ADVISORY_IMPORT_SCENARIO] : []), ...(snapshots?.error ? [SNAPSHOT_SCENARIO] : []), ...(webhooks?.error ? [WEBHOOK_SCENARIO] : []), ...(auditExport && 'error' in auditExport ? [AUDIT_EXPORT_SCENARIO] : [])];
+  const failed = [...rows.filter((r) => r.error !== undefined).map((r) => r.scenario), ...(advisoryImport?.error ? [ADVISORY_IMPORT_SCENARIO] : []), ...(snapshots?.error ? [SNAPSHOT_SCENARIO] : []), ...(webhooks?.error ? [WEBHOOK_SCENARIO] : []), ...(auditExport && 'error' in auditExport ? [AUDIT_EXPORT_SCENARIO] : []), ...(subscriptions ?? []).filter((r) => r.error).map((r) => `${SUBSCRIPTION_SCENARIO} (${r.label})`)];
   if (failed.length > 0) {
     process.stderr.write(`bench incomplete: ${failed.join('; ')}\n`);
     process.exitCode = 1;

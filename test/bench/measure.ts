@@ -95,6 +95,11 @@ function planOfRound(plan: RequestPlan, issuedBefore: number): RequestPlan {
   return plan.kind === 'same' ? plan : { ...plan, firstIndex: plan.firstIndex + issuedBefore };
 }
 
+/** The value below which a share `p` of the values lie (the nearest rank). */
+export const percentile = (values: readonly number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

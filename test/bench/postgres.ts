@@ -36,7 +36,7 @@ export async function recreateSchema(baseUrl: string, schema: string): Promise<v
 }
 
 /** With `reuse`, the schema the last run loaded is kept when it holds the same world. */
-async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean): Promise<string> {
+export async function preparePostgres(baseUrl: string, alerts: number, reuse: boolean): Promise<string> {
   const url = schemaUrl(baseUrl, SCHEMA);
   const admin = openDatabase(baseUrl);
   try {

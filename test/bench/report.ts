@@ -2,6 +2,7 @@ import type { Row } from './measure';
 import type { AdvisoryImportResult } from './advisory-import-bench';
 import { snapshotLines, type SnapshotBenchResult } from './snapshots-bench';
 import { webhookLines, type WebhookBenchError, type WebhookBenchResult } from './webhooks-bench';
+import { subscriptionLines, type SubscriptionRun } from './subscriptions-bench';
 import { auditExportLines, type AuditExportError, type AuditExportResult } from './audit-log-bench';
 import type { WorldLoadResult } from './world-load-bench';
 
@@ -39,6 +40,7 @@ export interface Report {
   advisoryImport?: AdvisoryImportResult & { target: string; met: boolean };
   snapshots?: SnapshotBenchResult;
   webhooks?: WebhookBenchResult | WebhookBenchError;
+  subscriptions?: SubscriptionRun[];
   auditExport?: AuditExportResult | AuditExportError;
 }
 
@@ -110,6 +112,7 @@ export function markdown(report: Report): string {
   if (report.advisoryImport) lines.push(...advisoryImportLines(report.advisoryImport));
   if (report.snapshots) lines.push(...snapshotLines(report.snapshots));
   if (report.webhooks) lines.push(...webhookLines(report.webhooks));
+  if (report.subscriptions) lines.push(...subscriptionLines(report.subscriptions));
   if (report.auditExport) lines.push(...auditExportLines(report.auditExport));
   const notes = report.rows.flatMap((row, i) => (row.error || row.notes.length ? [`[${i + 1}] ${[row.error, ...row.notes].filter(Boolean).join('; ')}`] : []));
   for (const load of report.worldLoads ?? []) if (load.error) notes.push(`[load ${load.database}] ${load.error}`);

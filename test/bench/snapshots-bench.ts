@@ -7,7 +7,7 @@ import { timedImport } from './advisory-import-bench';
 import { drive } from './drive';
 import { BENCH_TOKEN, BIG_ORG } from './generate-world';
 import type { LoadResult } from './load-plan';
-import { median } from './measure';
+import { median, percentile, sleep } from './measure';
 import { readCounters } from './metrics-probe';
 import { LOAD_CORE, cpuSeconds, pinSelf } from './processes';
 import { startOrgsec } from './orgsec-server';
@@ -195,8 +195,6 @@ async function postApplied(base: string, repository: string, body: string): Prom
   return answer.ms;
 }
 
-const percentile = (values: readonly number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The alerts the world declared (not computed) in these repositories. */
 async function countDeclaredAlerts(file: string, repositories: readonly string[]): Promise<number> {

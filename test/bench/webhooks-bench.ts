@@ -6,7 +6,8 @@ import { openDatabase } from '../../src/database/connection';
 import { drive } from './drive';
 import { BENCH_TOKEN, BIG_ORG } from './generate-world';
 import type { LoadResult } from './load-plan';
-import { median } from './measure';
+import { median, percentile, sleep } from './measure';
+import { patchAlert } from './alert-changes';
 import { startOrgsec } from './orgsec-server';
 import { readWorldFacts } from './world-facts';
 
@@ -56,23 +57,7 @@ export interface WebhookBenchSettings {
   connections: number;
 }
 
-const percentile = (values: readonly number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? Number.NaN;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
-/** One PATCH of #27; resolves at its 2xx answer. */
-function patchAlert(base: string, repository: string, number: number, body: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(`${base}/repos/${repository}/dependency-bot/alerts/${number}`, {
-      method: 'PATCH', agent, headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    }, (response) => {
-      response.resume();
-      response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`PATCH ${repository}#${number}: ${response.statusCode}`))));
-    });
-    request.on('error', reject);
-    request.end(body);
-  });
-}
 
 export async function benchWebhooks(s: WebhookBenchSettings): Promise<WebhookBenchResult | WebhookBenchError> {
   const file = path.join(s.workDir, 'webhooks.sqlite');

@@ -219,6 +219,28 @@ describe('limits and bad input', () => {
     await reopen('repo-3', number!);
   });
 
+  test('a flood of subscribe messages: the first 20 subscribe, every other gets its error, the connection and its subscriptions stay', async () => {
+    const ws = new WebSocket(`${t.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
+    ws.on('message', (data) => messages.push(JSON.parse(String(data))));
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: `Bearer ${AL.owner}` } }));
+    for (let i = 0; i < 200 && !messages.some((m) => m.type === 'connection_ack'); i++) await pause(10);
+    const flood = 500;
+    for (let i = 0; i < flood; i++) ws.send(JSON.stringify({ type: 'subscribe', id: String(i), payload: { query: EVENTS, variables: { repository: `${ORG}/repo-5` } } }));
+    for (let i = 0; i < 500 && messages.filter((m) => m.type === 'error').length < flood - WEBSOCKET_LIMITS.subscriptionsPerConnection; i++) await pause(10);
+    expect(messages.filter((m) => m.type === 'error')).toHaveLength(flood - WEBSOCKET_LIMITS.subscriptionsPerConnection);
+    await subscribed(WEBSOCKET_LIMITS.subscriptionsPerConnection);
+    expect(t.services.alertEventStream.size).toBe(WEBSOCKET_LIMITS.subscriptionsPerConnection);
+    const [number] = await openAlerts('repo-5');
+    await dismiss('repo-5', number!);
+    for (let i = 0; i < 500 && messages.filter((m) => m.type === 'next').length < WEBSOCKET_LIMITS.subscriptionsPerConnection; i++) await pause(10);
+    expect(new Set(messages.filter((m) => m.type === 'next').map((m) => m.id)).size).toBe(WEBSOCKET_LIMITS.subscriptionsPerConnection);
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.close();
+    await reopen('repo-5', number!);
+  });
+
   test(`a token opens at most ${WEBSOCKET_LIMITS.connectionsPerToken} connections (4429)`, async () => {
     const open = Array.from({ length: WEBSOCKET_LIMITS.connectionsPerToken }, () => connect(AL.triager));
     await Promise.all(open.map((c) => new Promise<void>((resolve) => { c.client.on('connected', () => resolve()); })));

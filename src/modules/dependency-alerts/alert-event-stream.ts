@@ -72,6 +72,14 @@ interface Subscriber {
   onLost: SubscribeOptions['onLost'];
 }
 
+/** Subscribers with equal keys are authorized alike: the same token (as it is now) following the same organization or repository. */
+function decisionKey(subscriber: Subscriber): string {
+  const principal = subscriber.principal();
+  const who = principal.kind === 'anonymous' ? 'anonymous' : `token ${principal.tokenId}`;
+  const what = subscriber.scope.kind === 'org' ? `org ${subscriber.scope.login}` : `repo ${subscriber.scope.owner}/${subscriber.scope.name}`;
+  return `${who} ${subscriber.targetId} ${what}`;
+}
+
 const isAlertAction = (action: string): action is AlertEventAction => (ALERT_EVENT_ACTIONS as readonly string[]).includes(action);
 
 export class AlertEventStream {
@@ -93,7 +101,12 @@ export class AlertEventStream {
     const queue = new BoundedQueue<AlertEventMoment>(options.maxPending, () => { if (subscriber) this.leave(subscriber); });
     subscriber = { principal, scope, targetId, actions: options.actions, queue, onLost: options.onLost };
     this.subscribers.add(subscriber);
-    await this.joinFeed();
+    try {
+      await this.joinFeed();
+    } catch (error) {
+      queue.end();
+      throw error;
+    }
     return { events: queue, close: () => queue.end() };
   }
 
@@ -146,8 +159,13 @@ export class AlertEventStream {
     const services = this.deps.at(await this.deps.versions());
     const repositories = await services.references.repositoriesByIds(db, [...new Set([...picked.values()].flat().map((e) => e.repoId!))]);
     const allowed = new Map<Subscriber, FeedEvent[]>();
+    // Asked once per token and scope (a dashboard's tabs, many subscriptions of one token): each batch comes under new data versions, so no cache answers it.
+    const decisions = new Map<string, Promise<(repo: RepositoryRecord) => boolean>>();
     for (const [subscriber, mine] of picked) {
-      const follows = await this.followableNow(services.dependencyAlerts, subscriber);
+      const key = decisionKey(subscriber);
+      let decision = decisions.get(key);
+      if (!decision) decisions.set(key, (decision = this.followableNow(services.dependencyAlerts, subscriber)));
+      const follows = await decision;
       const shown = mine.filter((e) => { const repo = repositories.get(e.repoId!); return repo !== undefined && follows(repo); });
       if (shown.length > 0) allowed.set(subscriber, shown);
     }
