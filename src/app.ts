@@ -68,7 +68,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   app.use(requestLog(logger));
 
   // Operations endpoints: outside the API (no authentication, no rate limit), not counted.
-  const metrics = createMetrics(services.database, { routelessMounts: GRAPHQL_PATHS, caches: services.caches, snapshots: services.snapshotQueue });
+  const metrics = createMetrics(services.database, { routelessMounts: GRAPHQL_PATHS, caches: services.caches, snapshots: services.snapshotQueue, subscriptions: services.alertEventStream });
   app.use(healthRoutes(services.database));
   app.get('/metrics', metrics.serve);
   app.use(metrics.countRequests);

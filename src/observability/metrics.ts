@@ -31,13 +31,15 @@ export interface MetricsOptions {
   caches: CacheBudgets;
   /** The snapshots' share of the instance (modules/dependency-graph/snapshot-queue.ts). */
   snapshots: { readonly share: { readonly spentSeconds: number }; readonly refusals: number };
+  /** The instance's live alert-event subscriptions (GraphQL over WebSocket). */
+  subscriptions: { readonly size: number };
 }
 
 /**
  * One registry per app (not prom-client's global one, so several apps in one process never
  * clash): HTTP, GraphQL and database metrics, and the default process metrics.
  */
-export function createMetrics(database: Database, { routelessMounts, caches, snapshots }: MetricsOptions): Metrics {
+export function createMetrics(database: Database, { routelessMounts, caches, snapshots, subscriptions }: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
@@ -52,6 +54,10 @@ export function createMetrics(database: Database, { routelessMounts, caches, sna
   new Gauge({
     name: 'orgsec_heap_limit_bytes', help: 'The JavaScript heap the server may use: HEAP_MB (V8\'s old generation) and the young generation.', registers: [registry],
     collect() { this.set(v8.getHeapStatistics().heap_size_limit); },
+  });
+  new Gauge({
+    name: 'orgsec_graphql_subscriptions', help: 'GraphQL subscriptions open on this instance (dependencyAlertEvents over WebSocket).', registers: [registry],
+    collect() { this.set(subscriptions.size); },
   });
 
   const routeOf = (req: Request): string => {

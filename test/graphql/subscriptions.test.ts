@@ -74,6 +74,8 @@ describe('dependencyAlertEvents', () => {
     const { client } = connect(AL.owner);
     const events = subscribe(client, EVENTS, { repository: `${ORG}/repo-0` });
     await subscribed(1);
+    const metrics = await t.http().get('/metrics');
+    expect(metrics.text).toMatch(/^orgsec_graphql_subscriptions 1$/m);
     await dismiss('repo-0', number!);
     const afterDismissal = await gql(t, `{ repository(owner: "${ORG}", name: "repo-0") { dependencyAlert(number: ${number}) { ${ALERT_FIELDS} } } }`, { token: AL.owner });
     await reopen('repo-0', number!);

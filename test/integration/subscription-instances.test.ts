@@ -171,3 +171,15 @@ test('concurrent writes on both instances reach subscribers on both, each exactl
     await Promise.all(slow.map((i) => i.stop()));
   }
 }, 60_000);
+
+test('an instance that is stopped closes its subscribers\' connections with 1001 (going away), and exits', async () => {
+  const [instance] = await startInstances(1, shared.url);
+  const client = subscriptionClient(instance!.url, { params: auth });
+  clients.push(client);
+  await new Promise<void>((resolve) => { client.client.on('connected', () => resolve()); });
+  subscribe(client.client, EVENTS, { organization: ORG });
+  const exited = new Promise((resolve) => instance!.process.once('exit', resolve));
+  await instance!.stop();
+  expect(await client.closed).toEqual({ code: 1001, reason: 'The server is shutting down.' });
+  await exited;
+}, 60_000);

@@ -23,7 +23,18 @@ function scopeOf(args: DependencyAlertEventArgs): AlertEventScope {
   return { kind: 'repo', owner, name };
 }
 
+/** Each event as GraphQL shows it, built once per API base for all the subscribers that get it (an event is one object for all of them). */
+const shown = new WeakMap<AlertEventMoment, Map<string, DependencyAlertEvent>>();
+
 function toDependencyAlertEvent(base: string, moment: AlertEventMoment): DependencyAlertEvent {
+  let byBase = shown.get(moment);
+  if (!byBase) shown.set(moment, (byBase = new Map()));
+  let event = byBase.get(base);
+  if (!event) byBase.set(base, (event = buildEvent(base, moment)));
+  return event;
+}
+
+function buildEvent(base: string, moment: AlertEventMoment): DependencyAlertEvent {
   return {
     id: String(moment.id),
     action: moment.action as DependencyAlertEventAction,
