@@ -56,6 +56,8 @@ const BAD: Array<[SettingName, string, string]> = [
   ['SNAPSHOT_WORKER_SHARE', '101', 'must be an integer from 0 to 100'],
   ['SNAPSHOT_QUEUE_MAX_DELAY', '0', 'must be an integer from 1 to 3600'],
   ['AUDIT_LOG_RETENTION_DAYS', '0', 'must be an integer from 1 to 36500'],
+  ['SUBSCRIPTION_POLL_MS', '5', 'must be an integer from 10 to 60000'],
+  ['SUBSCRIPTION_LISTEN', 'yes', 'must be on or off'],
   ['RATE_LIMITS', 'false', 'must be on or off'],
   ['RATE_LIMIT_REQUESTS_PER_HOUR', '-5', 'must be an integer from 1 to 1000000000'],
   ['RATE_LIMIT_ANONYMOUS_REQUESTS_PER_HOUR', '0x10', 'must be an integer from 1 to 1000000000'],
