@@ -37,7 +37,9 @@ import { serveCachedGraphQLResponses } from './graphql/cached-responses';
 import { answerJsonToRestClients } from './graphql/accept';
 import { withCors, type CorsOrigins } from './http/cors';
 import { OPERATIONS, OPERATION_LIST, expressPath } from './operations';
-import { admitSnapshot, snapshotBodyParser } from './modules/dependency-graph/dependency-graph.routes';
+import { admitSnapshot, sbomBodyParser, snapshotBodyParser } from './modules/dependency-graph/dependency-graph.routes';
+import { sbomRoutes } from './modules/sbom/sbom.routes';
+import { MAX_SBOM_BYTES } from './modules/sbom/sbom.schemas';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
 export const GRAPHQL_PATHS = [LAYOUT_GRAPHQL_PATH, '/graphql'];
@@ -101,6 +103,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.post(expressPath(OPERATIONS.createAttestation.path), jsonParser(MAX_BUNDLE_BYTES));
   // A full snapshot queue refuses before the body is read: refusals cost the instance next to nothing.
   api.post(expressPath(OPERATIONS.createDependencySnapshot.path), admitSnapshot(services), snapshotBodyParser(MAX_SNAPSHOT_BYTES));
+  api.post(expressPath(OPERATIONS.uploadSbom.path), admitSnapshot(services), sbomBodyParser(MAX_SBOM_BYTES));
   api.use(jsonParser());
   api.use(withinRequest);
   api.use(bindRequestServices(services, (req, res) => req.method === 'GET' || req.method === 'HEAD' || res.locals.readsOnly === true));
@@ -117,6 +120,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(attestationsRoutes());
   api.use(advisoriesRoutes());
   api.use(dependencyGraphRoutes());
+  api.use(sbomRoutes());
   api.use(autoTriageRoutes());
   api.use(webhooksRoutes());
   api.use(auditLogRoutes());

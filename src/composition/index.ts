@@ -73,6 +73,7 @@ import { AuditRecorder } from '../modules/audit-log/audit-recorder';
 import { AuditLogService } from '../modules/audit-log/audit-log.service';
 import { AuditRetention } from '../modules/audit-log/audit-retention';
 import { parsePhrase } from '../modules/audit-log/audit-phrase';
+import { SbomUploadService } from '../modules/sbom/sbom-upload.service';
 import { DEFAULT_LIVE_EVENTS, EventFeed, type LiveEventSettings } from '../modules/live-events/event-feed';
 import { EventFeedStore } from '../modules/live-events/event-feed.store';
 import { eventWakeupsOf } from '../modules/live-events/event-wakeups';
@@ -201,7 +202,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
   const at = bindOncePerVersions((versions) => {
     // Bound once for all the services of these versions that use them.
     const bound = lazyObject({ lookups: () => lookupsAt(versions), references: () => referencesAt(versions) });
-    return lazyObject({
+    const services = lazyObject({
       authenticator: () => new Authenticator({ db, tokens: tokensAt(versions) }),
       accounts: () => new AccountsService({ db, accounts, lookups: bound.lookups }),
       orgRoles: () => new OrgRolesService({ db, accounts, access, roles, lookups: bound.lookups, audit }),
@@ -213,9 +214,10 @@ export function createServices(database: Database, options: ServiceOptions = {})
       dependencyAlerts: () => new DependencyAlertsService({
         db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references, events: alertEvents, engine: alertEngine,
       }),
-      dependencyGraph: () => new DependencyGraphService({
+      dependencyGraph: (): DependencyGraphService => new DependencyGraphService({
         db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine, queue: snapshotQueue, queueStore: snapshotQueueStore, audit,
       }),
+      sbomUploads: (): SbomUploadService => new SbomUploadService({ db, lookups: bound.lookups, snapshots: snapshotStore, dependencyGraph: services.dependencyGraph }),
       autoTriage: () => new AutoTriageService({ db, lookups: bound.lookups, store: autoTriageStore, reevaluation: alertEngine, audit }),
       /** The REST alert JSON: whole alerts per alert version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),
@@ -226,6 +228,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       webhooks: () => new WebhooksService({ db, lookups: bound.lookups, store: webhooksStore, allowPrivateTargets: options.webhookAllowPrivateTargets ?? false, queued: () => outbox.notify(), audit }),
       auditLog: () => new AuditLogService({ db, lookups: bound.lookups, store: auditLogStore }),
     });
+    return services;
   });
 
   const alertEventStream = new AlertEventStream({

@@ -7,6 +7,7 @@ import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, Reposit
 import { DependencyAlertSubscriptions } from '../modules/dependency-alerts/graphql/alert-events.resolver';
 import { AttestationMutations, AttestationSubjects, RepositoryAttestations } from '../modules/attestations/graphql/attestation.resolver';
 import { DependencySnapshotMutations, RepositoryDependencies } from '../modules/dependency-graph/graphql/dependency.resolver';
+import { SbomMutations } from '../modules/sbom/graphql/sbom.resolver';
 import { EnterpriseOidc, OidcMutations, OrganizationOidc, RepositoryOidc } from '../modules/oidc/graphql/oidc.resolver';
 import { RepositoryOidcTokens } from '../modules/oidc-tokens/graphql/oidc-tokens.resolver';
 import { OrganizationRoleHolders, OrganizationRoleMutations, OrganizationRoles } from '../modules/org-roles/graphql/role.resolver';
@@ -23,7 +24,7 @@ export const RESOLVERS = [
   EnterpriseOidc, OrganizationOidc, RepositoryOidc, OidcMutations, RepositoryOidcTokens,
   RepositoryAttestations, AttestationSubjects, AttestationMutations,
   SecurityAdvisoryQueries,
-  RepositoryDependencies, DependencySnapshotMutations,
+  RepositoryDependencies, DependencySnapshotMutations, SbomMutations,
   OrganizationAutoTriage, RepositoryAutoTriage, AutoTriageMutations,
   OrganizationWebhooks, RepositoryWebhooks, WebhookDeliveries, WebhookDeliveryDetails, WebhookMutations,
   OrganizationAuditLog, EnterpriseAuditLog,

@@ -5,6 +5,7 @@ import { advisorySchema, globalAdvisorySchema, globalVulnerabilitySchema, vulner
 import { presetsSchema, ruleSchema } from '../modules/auto-triage/auto-triage.responses';
 import { attestationCreatedSchema, attestationListSchema, attestationSchema } from '../modules/attestations/attestations.responses';
 import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/dependency-graph.responses';
+import { sbomUploadedSchema } from '../modules/sbom/sbom.schemas';
 import { alertSchema, alertWithRepositorySchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
 import { mintedTokenSchema, tokenPreviewSchema } from '../modules/oidc-tokens/oidc-tokens.responses';
@@ -41,6 +42,7 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['GlobalAdvisory', globalAdvisorySchema],
   ['DependencySnapshotCreated', snapshotCreatedSchema],
   ['DependencySbom', sbomSchema],
+  ['SbomUploaded', sbomUploadedSchema],
   ['DependencyBotRule', ruleSchema],
   ['DependencyBotPresets', presetsSchema],
   ['Webhook', hookSchema],

@@ -36,7 +36,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   403: { name: 'Forbidden', description: 'Forbidden: the token lacks the fine-grained permission, or the rate limit is exhausted' },
   404: { name: 'NotFound', description: 'Resource not found, or not visible to the caller (the same answer)' },
   409: { name: 'Conflict', description: 'Conflict: the alert cannot make this transition' },
-  413: { name: 'PayloadTooLarge', description: 'The request body is too large (1 MiB; 4 MiB when creating an attestation)' },
+  413: { name: 'PayloadTooLarge', description: 'The request body is too large (1 MiB; 4 MiB when creating an attestation or a dependency snapshot; 8 MiB when uploading an SBOM)' },
   414: { name: 'UriTooLong', description: 'The query string is longer than 3,584 bytes once percent-encoded' },
   422: { name: 'ValidationFailed', description: 'Validation failed, or the endpoint has been spammed' },
   429: { name: 'TooManyRequests', description: 'Rate limited (when the operator configures 429 for the "spammed" answer)' },

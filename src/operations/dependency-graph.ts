@@ -1,6 +1,7 @@
 import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/dependency-graph.responses';
 import { MAX_MANIFESTS, MAX_METADATA_KEYS, MAX_RESOLVED_PER_MANIFEST, MAX_SNAPSHOT_BYTES, repoPath, snapshotBody } from '../modules/dependency-graph/dependency-graph.schemas';
 import type { Operation } from './operation';
+import { MAX_SBOM_BYTES, sbomUploadBody, sbomUploadQuery, sbomUploadedSchema } from '../modules/sbom/sbom.schemas';
 
 // Interfaces.md Part 2, "Dependency snapshots and computed alerts", S1–S2 (#30 and #31, after the advisory database).
 
@@ -34,6 +35,23 @@ export const DEPENDENCY_GRAPH_OPERATIONS = {
     docs: { tag: TAG, summary: 'Export a software bill of materials (SBOM) for a repository', rules: [
         'An SPDX 2.3 document of the current dependencies: the repository is the described package and depends on every package; '
         + 'a package depends on the packages its `dependencies` name. A package URL without a version is listed without `versionInfo`.',
+      ] },
+  },
+  uploadSbom: {
+    number: 68, operationId: 'dependency-graph/upload-sbom', method: 'post', path: '/repos/{owner}/{repo}/dependency-graph/sbom-uploads', success: 201,
+    request: { params: repoPath, query: sbomUploadQuery, body: sbomUploadBody },
+    response: { schema: sbomUploadedSchema },
+    requirement: { target: 'repo', scopes: ['repo'], publicScopes: ['public_repo'], permission: ['contents', 'write'], caller: 'repoWriter' },
+    docs: { tag: TAG, summary: 'Upload an SBOM as a snapshot of dependencies', statuses: [413, 503], rules: [
+        'The body is a CycloneDX 1.4–1.6 JSON BOM or an SPDX 2.3 JSON document (XML is not read), checked against its specification; '
+        + 'each problem (the first ten) answers 422 naming its JSON pointer, and nothing is recorded.',
+        'It is recorded as a snapshot of one manifest, exactly as a submitted snapshot is: the same alerts, triage, webhook events and limits '
+        + `(${MAX_RESOLVED_PER_MANIFEST.toLocaleString('en-US')} packages, ${MAX_SBOM_BYTES / 2 ** 20} MiB of body, 413 beyond).`,
+        'Each component with a package URL is a package (one listed twice counts once); its dependencies are the ones the graph gives it '
+        + '(CycloneDX `dependencies`, SPDX `DEPENDS_ON`, `DEPENDENCY_OF` and their kinds); it is direct when the described subject depends on it, '
+        + 'indirect when only other components do, and of development scope when it is optional or excluded (CycloneDX) or only a dev, test or build dependency (SPDX).',
+        'Components without a package URL, and the subject itself, are skipped and listed; a package URL that does not parse, a relationship '
+        + 'naming no element of the document, or a document with nothing to record is refused (422).',
       ] },
   },
 } satisfies Record<string, Operation>;

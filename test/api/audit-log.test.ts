@@ -47,6 +47,7 @@ const EXPECTED: Partial<Record<Operation['name'], string[] | (() => Promise<stri
   createAttestation: ['attestation.create'],
   updateDependencyAlert: ['dependency_alert.assignees_update'],
   createDependencySnapshot: ['dependency_snapshot.create'],
+  uploadSbom: ['dependency_snapshot.create'],
   createOrgDependencyBotRule: ['dependency_bot_rule.create'],
   updateOrgDependencyBotRule: ['dependency_bot_rule.update'],
   deleteOrgDependencyBotRule: ['dependency_bot_rule.destroy'],

@@ -100,6 +100,11 @@ const SAMPLES: Record<OperationName, OperationSample> = {
     manifests: { 'package-lock.json': { name: 'package-lock.json', resolved: { 'left-pad': { package_url: 'pkg:npm/left-pad@1.3.0', relationship: 'direct' } } } },
   } },
   getDependencySbom: { params: api, ...none },
+  uploadSbom: { params: api, query: {}, body: {
+    bomFormat: 'CycloneDX', specVersion: '1.6', version: 1, metadata: { component: { type: 'application', name: 'api', 'bom-ref': 'api' } },
+    components: [{ type: 'library', name: 'left-pad', version: '1.3.0', purl: 'pkg:npm/left-pad@1.3.0', 'bom-ref': 'left-pad' }],
+    dependencies: [{ ref: 'api', dependsOn: ['left-pad'] }],
+  } },
 
   // The demo world's auto-triage rules: 1 is acme-corp's, 2 acme-corp/api's.
   listOrgDependencyBotRules: { params: acme, ...none },

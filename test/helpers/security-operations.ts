@@ -24,6 +24,9 @@ export const SNAPSHOT = {
   manifests: { 'package-lock.json': { name: 'package-lock.json', resolved: { 'left-pad': { package_url: 'pkg:npm/left-pad@1.3.0' } } } },
 }; // all_repo_read: exists in every organization
 
+/** A package no advisory can match: recorded (a manifest of its own), never alerted on. */
+export const SBOM = { bomFormat: 'CycloneDX', specVersion: '1.6', version: 1, components: [{ type: 'library', name: 'matrix-thing', version: '1.0.0', purl: 'pkg:generic/matrix-thing@1.0.0' }] };
+
 /** A workflow run to mint or preview a token for. */
 const OIDC_RUN = { event_name: 'push', ref: 'refs/heads/main', sha: '5e1f9c2a7b3d8e4f6a0b1c2d3e4f5a6b7c8d9e0f', workflow: 'deploy', actor: 'matrix' };
 
@@ -60,6 +63,7 @@ const BODIES: Partial<Record<OperationName, (caller: Caller) => object>> = {
   updateDependencyAlert: () => ({ assignees: [] }),
   // A snapshot of another branch: stored, never applied, so no caller's answers change.
   createDependencySnapshot: () => SNAPSHOT,
+  uploadSbom: () => SBOM,
   // Rules of their own (every allowed caller adds one: within the limits of 25 and 10).
   createOrgDependencyBotRule: (c) => ({ ...MATRIX_RULE, name: `created by ${c.key}` }),
   createRepoDependencyBotRule: (c) => ({ ...MATRIX_RULE, name: `created by ${c.key}` }),

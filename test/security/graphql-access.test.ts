@@ -3,7 +3,7 @@ import { encodeNodeId, type NodeType } from '../../src/shared/node-id';
 import { AccessOracle, type Target } from '../helpers/access-oracle';
 import { errorPaths, outcomeFor, outcomeOf, type GraphQLAnswer } from '../helpers/graphql-outcome';
 import type { Knex } from 'knex';
-import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, SNAPSHOT, ownedTargetKind, recordMatrixDeliveries, restoreHook, restoreRule } from '../helpers/security-operations';
+import { DIGEST, FIXTURE, OWNED_OPERATION_LIST, ROLE, SBOM, SNAPSHOT, ownedTargetKind, recordMatrixDeliveries, restoreHook, restoreRule } from '../helpers/security-operations';
 import { auditRecordCount, hashTables, lastAuditId } from '../helpers/table-hash';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import {
@@ -218,13 +218,14 @@ const MUTATIONS: Mutation[] = [
   { operation: 'createAttestation', name: 'createAttestation', inputType: 'CreateAttestationInput', input: (tg) => ({ ...repoInput(tg), bundle: FIXTURE }) },
   { operation: 'updateDependencyAlert', name: 'updateDependencyAlert', inputType: 'UpdateDependencyAlertInput', input: (tg) => ({ ...repoInput(tg), number: 1, assignees: [] }) },
   { operation: 'createDependencySnapshot', name: 'submitDependencySnapshot', inputType: 'SubmitDependencySnapshotInput', input: (tg) => ({ ...repoInput(tg), snapshot: SNAPSHOT }) },
+  { operation: 'uploadSbom', name: 'uploadSbom', inputType: 'UploadSbomInput', input: (tg) => ({ ...repoInput(tg), document: SBOM }) },
   ...ruleMutations('Org'),
   ...ruleMutations('Repo'),
   ...hookMutations('Org'),
   ...hookMutations('Repo'),
 ];
 
-const SUCCESS: Partial<Record<OperationName, number>> = { createEnterpriseOidcInclusion: 201, createOrgOidcInclusion: 201, setOrgOidcSubjectTemplate: 201, setRepoOidcSubjectTemplate: 201, createAttestation: 201, updateDependencyAlert: 200, createDependencySnapshot: 201,
+const SUCCESS: Partial<Record<OperationName, number>> = { createEnterpriseOidcInclusion: 201, createOrgOidcInclusion: 201, setOrgOidcSubjectTemplate: 201, setRepoOidcSubjectTemplate: 201, createAttestation: 201, updateDependencyAlert: 200, createDependencySnapshot: 201, uploadSbom: 201,
   createOrgDependencyBotRule: 201, createRepoDependencyBotRule: 201, updateOrgDependencyBotRule: 200, updateRepoDependencyBotRule: 200,
   setOrgDependencyBotPresets: 200, setRepoDependencyBotPresets: 200,
   createOrgWebhook: 201, createRepoWebhook: 201, updateOrgWebhook: 200, updateRepoWebhook: 200, redeliverOrgWebhookDelivery: 202, redeliverRepoWebhookDelivery: 202,

@@ -49,6 +49,8 @@ const SPEC_SECTION_5: Record<string, { scopes: string[]; publicScopes?: string[]
   // Issue 37, the audit log: read:audit_log (admin:org implies it); organization_administration or enterprise_administration read.
   '#66': { scopes: ['read:audit_log'], permission: 'organization_administration:read' },
   '#67': { scopes: ['read:audit_log'], permission: 'enterprise_administration:read' },
+  // Issue 39, SBOM uploads: as #30.
+  '#68': { scopes: ['repo'], publicScopes: ['public_repo'], permission: 'contents:write' },
 };
 
 // Who may call (spec §4.1 rules, §5 "Who may call", reference.md for alerts).
@@ -69,6 +71,7 @@ const CALLERS: Record<string, string> = {
   '#64': 'repoWriter', '#65': 'repoReader',
   // The audit log: owners only.
   '#66': 'orgAdmin', '#67': 'enterpriseOwner',
+  '#68': 'repoWriter',
 };
 
 const entries = OPERATION_LIST.map((entry) => ({ spec: `#${entry.number}`, ...entry.requirement }));

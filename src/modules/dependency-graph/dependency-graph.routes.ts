@@ -1,4 +1,4 @@
-import { Router, type RequestHandler, type Response } from 'express';
+import express, { Router, type RequestHandler, type Response } from 'express';
 import type { Services } from '../../composition';
 import { jsonBody, jsonParser } from '../../http/body';
 import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
@@ -7,7 +7,7 @@ import { sendJson } from '../../http/respond';
 import { parseInput } from '../../http/validate';
 import { nowTimestamp } from '../../shared/time';
 import { SNAPSHOT_INPUT, repoPath, snapshotBody } from './dependency-graph.schemas';
-import type { SnapshotAdmission } from './snapshot-queue';
+import type { SnapshotAdmission, SnapshotRequestWork } from './snapshot-queue';
 import { spdxDocument } from './spdx-document';
 
 const dependencyGraphOf = (res: Response) => servicesOf(res).dependencyGraph;
@@ -37,9 +37,21 @@ export function admitSnapshot(services: Pick<Services, 'snapshotQueue' | 'databa
 const ADMISSION = 'snapshotAdmission';
 const BODY_READ_AT = 'snapshotBodyReadAt';
 
+const noteBodyRead = (res: Response) => { res.locals[BODY_READ_AT] = performance.now(); };
+
 /** S1's body parser: it notes when the body has arrived, where the request's own work (charged to the snapshots' share) begins. */
 export function snapshotBodyParser(limit: number): RequestHandler {
-  return jsonParser(limit, { onBodyRead: (res) => { res.locals[BODY_READ_AT] = performance.now(); } });
+  return jsonParser(limit, { onBodyRead: noteBodyRead });
+}
+
+/** An SBOM upload's: the document as text (its own reader parses and checks it), noting when it arrived as S1's does. */
+export function sbomBodyParser(limit: number): RequestHandler {
+  return express.text({ limit, type: () => true, verify: (_req, res) => noteBodyRead(res as Response) });
+}
+
+/** The snapshot work a request admitted by admitSnapshot carries: when its body arrived, and its admission. */
+export function snapshotWorkOf(res: Response): SnapshotRequestWork {
+  return { startedAt: res.locals[BODY_READ_AT] as number | undefined, admission: res.locals[ADMISSION] as SnapshotAdmission | undefined };
 }
 
 /** Interfaces.md Part 2, S1–S2. */
@@ -49,9 +61,7 @@ export function dependencyGraphRoutes(): Router {
   route(router, 'createDependencySnapshot', async (req, res) => {
     const p = parseInput(repoPath, req.params, SNAPSHOT_INPUT);
     const input = parseInput(snapshotBody, jsonBody(req), SNAPSHOT_INPUT);
-    const startedAt = res.locals[BODY_READ_AT] as number | undefined;
-    const admission = res.locals[ADMISSION] as SnapshotAdmission | undefined;
-    const receipt = await dependencyGraphOf(res).submit(principalOf(res), p.owner, p.repo, input, { startedAt, admission });
+    const receipt = await dependencyGraphOf(res).submit(principalOf(res), p.owner, p.repo, input, snapshotWorkOf(res));
     sendJson(res, 201, { id: receipt.id, created_at: receipt.createdAt, result: receipt.result, message: receipt.message });
   });
 

@@ -13,6 +13,7 @@ import type { SnapshotQueueStore } from './snapshot-queue.store';
 import { recordSnapshot } from './snapshot-recording';
 import { actorOf } from '../audit-log/audit-actors';
 import type { AuditRecorder } from '../audit-log/audit-recorder';
+import type { AuditActor } from '../audit-log/audit-log.types';
 
 /** A repository's current dependencies, with what an SBOM of them names. */
 export interface RepositoryDependencies {
@@ -44,15 +45,7 @@ export class DependencyGraphService {
       const queue = this.deps.queue.shouldQueue(admission, work);
       const receipt = await withTransaction(this.deps.db, async (trx) => {
         const repo = await this.deps.lookups.repo(trx, principal, 'createDependencySnapshot', owner, name);
-        const recorded = await recordSnapshot(trx, { snapshots: this.deps.snapshots, alerts: this.deps.alerts, queue: this.deps.queueStore }, repo.id, input, nowTimestamp(), { queue });
-        await this.deps.audit.record(trx, actorOf(principal), [{
-          action: 'dependency_snapshot.create', operation: 'create', repo,
-          data: {
-            snapshot_id: recorded.id, result: recorded.result, sha: input.sha, ref: input.ref, job_correlator: input.job.correlator, detector: input.detector.name,
-            manifests: input.manifests.length,
-          },
-        }]);
-        return recorded;
+        return this.record(trx, repo, input, actorOf(principal), queue);
       });
       applied = receipt.result === 'SUCCESS';
       if (receipt.queued) this.deps.queue.queued();
@@ -60,6 +53,24 @@ export class DependencyGraphService {
     } finally {
       admission.finish((performance.now() - startedAt) / 1000, { applied });
     }
+  }
+
+  /** A snapshot of a repository the operator names (`orgsec sbom submit`): applied at once, recorded as the command's. */
+  async submitAsOperator(repo: RepositoryRecord, input: SnapshotInput, actor: AuditActor): Promise<SnapshotReceipt> {
+    return withTransaction(this.deps.db, (trx) => this.record(trx, repo, input, actor, false));
+  }
+
+  /** S1's work after authorization, and its audit-log record, in the caller's transaction. */
+  private async record(trx: Knex.Transaction, repo: RepositoryRecord, input: SnapshotInput, actor: AuditActor, queue: boolean): Promise<SnapshotReceipt> {
+    const recorded = await recordSnapshot(trx, { snapshots: this.deps.snapshots, alerts: this.deps.alerts, queue: this.deps.queueStore }, repo.id, input, nowTimestamp(), { queue });
+    await this.deps.audit.record(trx, actor, [{
+      action: 'dependency_snapshot.create', operation: 'create', repo,
+      data: {
+        snapshot_id: recorded.id, result: recorded.result, sha: input.sha, ref: input.ref, job_correlator: input.job.correlator, detector: input.detector.name,
+        manifests: input.manifests.length,
+      },
+    }]);
+    return recorded;
   }
 
   /** S2's reading: the repository's current dependency set (also GraphQL's `dependencies`). */
