@@ -9,6 +9,7 @@ import { registerMigrate } from './migrate.command';
 import { registerOidc } from './oidc.command';
 import type { Output } from './output';
 import { environmentHelp } from './setting-options';
+import { registerSbom } from './sbom.command';
 import { registerServe } from './serve.command';
 import { registerToken } from './token.command';
 
@@ -27,6 +28,7 @@ Examples:
   $ orgsec token create --user alice --scopes admin:org
   $ orgsec advisories import advisory-database/advisories/github-reviewed
   $ orgsec oidc rotate-key                   # a new OIDC signing key; the old one is kept a day
+  $ orgsec sbom submit sbom.cdx.json --repo acme-corp/api   # a CycloneDX or SPDX document as its dependencies
   $ orgsec attestations verify --repo acme-corp/api --digest sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548 --signer-workflow acme-corp/api/.github/workflows/release.yml
   $ orgsec help serve                        # every flag of a command (also: orgsec serve --help)`)
     .configureOutput({ writeOut: (s) => output.out(s.trimEnd()), writeErr: (s) => output.err(s.trimEnd()) });
@@ -40,5 +42,6 @@ Examples:
   registerOidc(program, output);
   registerAttestations(program, output);
   registerAuditLog(program, output);
+  registerSbom(program, output);
   return program;
 }

@@ -217,7 +217,7 @@ export function createServices(database: Database, options: ServiceOptions = {})
       dependencyGraph: (): DependencyGraphService => new DependencyGraphService({
         db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine, queue: snapshotQueue, queueStore: snapshotQueueStore, audit,
       }),
-      sbomUploads: (): SbomUploadService => new SbomUploadService({ db, lookups: bound.lookups, snapshots: snapshotStore, dependencyGraph: services.dependencyGraph }),
+      sbomUploads: (): SbomUploadService => new SbomUploadService({ db, lookups: bound.lookups, snapshots: snapshotStore, dependencyGraph: services.dependencyGraph, accounts, alerts: alertStore }),
       autoTriage: () => new AutoTriageService({ db, lookups: bound.lookups, store: autoTriageStore, reevaluation: alertEngine, audit }),
       /** The REST alert JSON: whole alerts per alert version, around fragments per reference version. */
       alertJson: () => alertJsonAt(versions),

@@ -5,7 +5,7 @@ import type { Executor } from '../../database/transaction';
 import { chunksOf, VALUES_PER_IN_LIST } from '../../shared/chunks';
 import { SORT_COLUMN, alertListName, alertOrder } from './alerts.cursors';
 import { advisoryPackageKey, type AdvisoryLookupStore, type AdvisoryPackage } from '../advisories/advisories.lookup-store';
-import type { AlertAssignees, AlertFilters, AlertKey, AlertListRequest, AlertRecord, AlertScope, AlertState, AlertVisibility, AutoDismissal, DismissedReason } from './alerts.types';
+import { ALERT_STATES, type AlertAssignees, type AlertFilters, type AlertKey, type AlertListRequest, type AlertRecord, type AlertScope, type AlertState, type AlertVisibility, type AutoDismissal, type DismissedReason } from './alerts.types';
 
 // The benchmark's world facts name alert lists through the store.
 export { alertListName } from './alerts.cursors';
@@ -114,6 +114,14 @@ export class AlertsStore {
   async count(db: Knex, scope: AlertScope, visibility: AlertVisibility, filters: AlertFilters): Promise<number> {
     const row = await filteredAlerts(db, scope, visibility, filters).count({ n: '*' }).first();
     return Number(row?.n ?? 0);
+  }
+
+  /** A repository's alerts counted by state (every state, 0 for none). */
+  async countByState(db: Executor, repoId: number): Promise<Record<AlertState, number>> {
+    const rows: Array<{ state: AlertState; n: number | string }> = await db('dependency_alerts').where('repo_id', repoId).groupBy('state').select('state').count({ n: '*' });
+    const counts = Object.fromEntries(ALERT_STATES.map((state) => [state, 0])) as Record<AlertState, number>;
+    for (const row of rows) counts[row.state] = Number(row.n);
+    return counts;
   }
 
   /** Where an alert is, by its id (GraphQL node ids carry ids, REST paths numbers). */

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../auth/principal';
-import { ValidationError } from '../../errors/domain';
+import { NotFoundError, ValidationError } from '../../errors/domain';
+import type { AccountsStore } from '../accounts/accounts.store';
+import type { AlertsStore } from '../dependency-alerts/alerts.store';
+import type { AlertState } from '../dependency-alerts/alerts.types';
 import type { RepositoryRecord } from '../accounts/accounts.types';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { AuditActor } from '../audit-log/audit-log.types';
@@ -47,7 +50,9 @@ function refused(problems: readonly SbomProblem[]): ValidationError {
 }
 
 export class SbomUploadService {
-  constructor(private readonly deps: { db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore; dependencyGraph: DependencyGraphService }) {}
+  constructor(private readonly deps: {
+    db: Knex; lookups: AuthorizedLookups; snapshots: DependencySnapshotsStore; dependencyGraph: DependencyGraphService; accounts: AccountsStore; alerts: AlertsStore;
+  }) {}
 
   /** Authorized as #30 (before the document is read), then read, checked and submitted as a snapshot. */
   async upload(principal: Principal, owner: string, name: string, text: string, options: SbomUploadOptions, work: SnapshotRequestWork = {}): Promise<SbomUploadReceipt> {
@@ -57,11 +62,13 @@ export class SbomUploadService {
     return { ...receipt, format: built.format, manifest: built.manifest, summary: built.summary };
   }
 
-  /** `orgsec sbom submit`: the operator's upload to a repository they name, applied at once. */
-  async uploadAsOperator(repo: RepositoryRecord, text: string, options: SbomUploadOptions, actor: AuditActor): Promise<SbomUploadReceipt> {
+  /** `orgsec sbom submit`: the operator's upload to a repository they name, applied at once; with the repository's alerts counted after it. */
+  async uploadAsOperator(owner: string, name: string, text: string, options: SbomUploadOptions, actor: AuditActor): Promise<SbomUploadReceipt & { alerts: Record<AlertState, number> }> {
+    const repo = await this.deps.accounts.findRepository(this.deps.db, owner, name);
+    if (!repo) throw new NotFoundError();
     const built = await this.build(repo, text, options);
     const receipt = await this.deps.dependencyGraph.submitAsOperator(repo, built.input, actor);
-    return { ...receipt, format: built.format, manifest: built.manifest, summary: built.summary };
+    return { ...receipt, format: built.format, manifest: built.manifest, summary: built.summary, alerts: await this.deps.alerts.countByState(this.deps.db, repo.id) };
   }
 
   private async build(repo: RepositoryRecord, text: string, options: SbomUploadOptions) {
