@@ -8,8 +8,8 @@ import type { AlertEventStream, SubscribeOptions } from '../modules/dependency-a
 /** What a subscription over WebSocket subscribes through (graphql/websocket.ts). */
 export interface LiveContext {
   alertEvents: AlertEventStream;
-  /** The connection's caller as of now (a revoked token closes the connection). */
-  principal: () => Principal;
+  /** The connection's caller under some data versions, its token checked again; null (and the connection closed) when it no longer authenticates. */
+  principalAt: SubscribeOptions['principalAt'];
   /** Events queued per subscription at most, and what a subscription that would miss events does. */
   maxPending: number;
   onLost: SubscribeOptions['onLost'];

@@ -3,13 +3,13 @@ import type { IncomingMessage } from 'node:http';
 import {
   GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLFormattedError, type GraphQLSchema,
 } from 'graphql';
-import { CloseCode, makeServer, type Context, type SubscribePayload } from 'graphql-ws';
+import { CloseCode, handleProtocols, makeServer, type Context, type SubscribePayload } from 'graphql-ws';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
 import { ANONYMOUS, type Principal } from '../auth/principal';
 import type { Services } from '../composition';
 import type { DataVersions } from '../database/data-version';
-import { AuthenticationError, BadRequestError, DomainError, UnavailableError } from '../errors/domain';
+import { AuthenticationError, BadRequestError, UnavailableError } from '../errors/domain';
 import { formatGraphQLError } from '../errors/graphql';
 import { translateDriverError } from '../database/driver-errors';
 import { restApiBaseOf } from '../http/api-base';
@@ -41,8 +41,9 @@ export const WEBSOCKET_LIMITS = {
   keepAliveMs: 12_000,
 };
 
-/** How often the connections' tokens are checked again (when the data versions moved): a revoked token's connection closes with 4403. */
+/** How often idle connections' tokens are checked again when the data versions moved (a revoked token's connection closes with 4403), and at the longest. */
 const REVALIDATE_MS = 1_000;
+const FULL_CHECK_MS = 60_000;
 
 /** The close codes orgsec uses besides graphql-ws's own (4400, 4401, 4403, 4406, 4408, 4409, 4429, 4500). */
 const CLOSE = { goingAway: 1001, messageTooBig: 1009, internalError: 1011, tryAgainLater: 1013 } as const;
@@ -92,7 +93,8 @@ export function createGraphQLWebSockets({ services, logger, trustProxy }: GraphQ
   const format = (errors: readonly GraphQLError[]): GraphQLFormattedError[] => errors.map((e) => formatError(e.toJSON(), e));
   const connections = new Map<WebSocket, Connection>();
   const perToken = new Map<number, number>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: WEBSOCKET_LIMITS.maxMessageBytes, perMessageDeflate: false });
+  // graphql-ws's choice of subprotocol: graphql-transport-ws wherever the client lists it.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WEBSOCKET_LIMITS.maxMessageBytes, perMessageDeflate: false, handleProtocols });
 
   const close = (socket: WebSocket, code: number, reason: string) => {
     // A close frame's reason holds 123 bytes at most (RFC 6455); ws throws on more.
@@ -210,7 +212,7 @@ export function createGraphQLWebSockets({ services, logger, trustProxy }: GraphQ
     };
     const live: LiveContext = {
       alertEvents: services.alertEventStream,
-      principal: () => connection.principal,
+      principalAt: (versions) => principalAt(connection, versions),
       maxPending: WEBSOCKET_LIMITS.maxPendingEvents,
       onLost: (reason) => (reason === 'overflow'
         ? close(connection.socket, CLOSE.tryAgainLater, `The client read too slowly: ${WEBSOCKET_LIMITS.maxPendingEvents} events waited for it. Subscribe again.`)
@@ -236,29 +238,42 @@ export function createGraphQLWebSockets({ services, logger, trustProxy }: GraphQ
     onError: (_ctx, _id, _payload, errors) => format(errors),
   });
 
-  /** Tokens checked again whenever the data versions moved: a revoked one closes its connections (4403), a changed grant applies to the next event. */
-  let checkedAt: DataVersions | undefined;
+  /**
+   * The connection's caller under `versions`, its token checked again (token look-ups are kept
+   * per data version): a revoked or expired token closes the connection (4403) and answers
+   * null; a changed grant applies from here on. Every batch of events asks it first.
+   */
+  const principalAt = async (connection: Connection, versions: DataVersions): Promise<Principal | null> => {
+    try {
+      const principal = await authenticate(connection.credential, versions);
+      const before = connection.principal;
+      if (principal.kind !== 'anonymous' && before.kind !== 'anonymous' && principal.tokenId === before.tokenId) {
+        connection.principal = principal;
+        return principal;
+      }
+    } catch (thrown) {
+      const error = translateDriverError(thrown);
+      if (!(error instanceof AuthenticationError)) throw error;
+    }
+    close(connection.socket, CloseCode.Forbidden, 'Bad credentials');
+    return null;
+  };
+
+  /**
+   * Idle connections' tokens checked again when the data versions moved, and every minute
+   * whatever moved (a token expires without a write): a revoked or expired one closes.
+   */
+  let checkedAt: { versions: DataVersions; at: number } | undefined;
   let checking = false;
   const revalidate = async () => {
     if (checking || connections.size === 0) return;
     checking = true;
     try {
       const versions = await services.versions.read();
-      if (checkedAt && checkedAt.data === versions.data) return;
-      checkedAt = versions;
-      for (const connection of [...connections.values()]) {
-        try {
-          const principal = await authenticate(connection.credential, versions);
-          if (principal.kind !== connection.principal.kind || principal.kind === 'anonymous' || principal.tokenId !== (connection.principal as { tokenId: number }).tokenId) {
-            close(connection.socket, CloseCode.Forbidden, 'Bad credentials');
-          } else {
-            connection.principal = principal;
-          }
-        } catch (error) {
-          if (error instanceof AuthenticationError) close(connection.socket, CloseCode.Forbidden, error.message);
-          else if (!(error instanceof DomainError)) throw error;
-        }
-      }
+      if (checkedAt && checkedAt.versions.data === versions.data && Date.now() - checkedAt.at < FULL_CHECK_MS) return;
+      for (const connection of [...connections.values()]) await principalAt(connection, versions);
+      // Only a complete pass counts: one cut short by the database is done again at the next interval.
+      checkedAt = { versions, at: Date.now() };
     } catch (error) {
       logger.warn({ err: error }, 'WebSocket connections: tokens could not be checked again; trying at the next interval');
     } finally {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../../auth/principal';
 import type { DataVersions } from '../../database/data-version';
-import { DomainError, UnavailableError } from '../../errors/domain';
+import { AuthenticationError, DomainError, UnavailableError } from '../../errors/domain';
 import { BoundedQueue } from '../../shared/bounded-queue';
 import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
 import type { EventFeed } from '../live-events/event-feed';
@@ -50,6 +50,12 @@ export interface AlertEventStreamDeps {
 }
 
 export interface SubscribeOptions {
+  /**
+   * The subscriber's caller under these data versions (its token checked again), or null when its
+   * credentials no longer authenticate (the transport closes the connection): asked at subscribe
+   * time and for every batch, so a revoked or expired token gets nothing more.
+   */
+  principalAt: (versions: DataVersions) => Promise<Principal | null>;
   /** Only these actions (undefined: all). */
   actions?: ReadonlySet<AlertEventAction> | undefined;
   /** Events queued for the subscriber at most. */
@@ -63,7 +69,7 @@ export interface SubscribeOptions {
 }
 
 interface Subscriber {
-  principal: () => Principal;
+  principalAt: SubscribeOptions['principalAt'];
   scope: AlertEventScope;
   /** The organization or repository followed, by id, to pick its events before any authorization. */
   targetId: number;
@@ -73,8 +79,7 @@ interface Subscriber {
 }
 
 /** Subscribers with equal keys are authorized alike: the same token (as it is now) following the same organization or repository. */
-function decisionKey(subscriber: Subscriber): string {
-  const principal = subscriber.principal();
+function decisionKey(principal: Principal, subscriber: Subscriber): string {
   const who = principal.kind === 'anonymous' ? 'anonymous' : `token ${principal.tokenId}`;
   const what = subscriber.scope.kind === 'org' ? `org ${subscriber.scope.login}` : `repo ${subscriber.scope.owner}/${subscriber.scope.name}`;
   return `${who} ${subscriber.targetId} ${what}`;
@@ -90,16 +95,18 @@ export class AlertEventStream {
   constructor(private readonly deps: AlertEventStreamDeps) {}
 
   /**
-   * Subscribes `principal` (read again for every batch: a revoked token's connection is closed
-   * by the transport) to the events of `scope`, authorized now as #24 or #25 would be: throws
-   * their errors (404 for what the caller may not see). Events committed from now on reach it.
+   * Subscribes the caller `options.principalAt` names to the events of `scope`, authorized now
+   * as #24 or #25 would be: throws their errors (404 for what the caller may not see). Events
+   * committed from now on reach it.
    */
-  async subscribe(principal: () => Principal, scope: AlertEventScope, options: SubscribeOptions): Promise<AlertEventSubscription> {
-    const services = this.deps.at(await this.deps.versions());
-    const { targetId } = await services.dependencyAlerts.followable(principal(), scope);
+  async subscribe(scope: AlertEventScope, options: SubscribeOptions): Promise<AlertEventSubscription> {
+    const versions = await this.deps.versions();
+    const principal = await options.principalAt(versions);
+    if (principal === null) throw new AuthenticationError('Bad credentials');
+    const { targetId } = await this.deps.at(versions).dependencyAlerts.followable(principal, scope);
     let subscriber: Subscriber | undefined;
     const queue = new BoundedQueue<AlertEventMoment>(options.maxPending, () => { if (subscriber) this.leave(subscriber); });
-    subscriber = { principal, scope, targetId, actions: options.actions, queue, onLost: options.onLost };
+    subscriber = { principalAt: options.principalAt, scope, targetId, actions: options.actions, queue, onLost: options.onLost };
     this.subscribers.add(subscriber);
     try {
       await this.joinFeed();
@@ -156,15 +163,18 @@ export class AlertEventStream {
 
   private async deliverPicked(picked: ReadonlyMap<Subscriber, FeedEvent[]>): Promise<void> {
     const { db } = this.deps;
-    const services = this.deps.at(await this.deps.versions());
+    const versions = await this.deps.versions();
+    const services = this.deps.at(versions);
     const repositories = await services.references.repositoriesByIds(db, [...new Set([...picked.values()].flat().map((e) => e.repoId!))]);
     const allowed = new Map<Subscriber, FeedEvent[]>();
     // Asked once per token and scope (a dashboard's tabs, many subscriptions of one token): each batch comes under new data versions, so no cache answers it.
     const decisions = new Map<string, Promise<(repo: RepositoryRecord) => boolean>>();
     for (const [subscriber, mine] of picked) {
-      const key = decisionKey(subscriber);
+      const principal = await subscriber.principalAt(versions);
+      if (principal === null) continue;
+      const key = decisionKey(principal, subscriber);
       let decision = decisions.get(key);
-      if (!decision) decisions.set(key, (decision = this.followableNow(services.dependencyAlerts, subscriber)));
+      if (!decision) decisions.set(key, (decision = this.followableNow(services.dependencyAlerts, principal, subscriber)));
       const follows = await decision;
       const shown = mine.filter((e) => { const repo = repositories.get(e.repoId!); return repo !== undefined && follows(repo); });
       if (shown.length > 0) allowed.set(subscriber, shown);
@@ -183,9 +193,9 @@ export class AlertEventStream {
   }
 
   /** What the subscriber may follow under the versions of this batch; nothing, when it may no longer list them. */
-  private async followableNow(service: DependencyAlertsService, subscriber: Subscriber): Promise<(repo: RepositoryRecord) => boolean> {
+  private async followableNow(service: DependencyAlertsService, principal: Principal, subscriber: Subscriber): Promise<(repo: RepositoryRecord) => boolean> {
     try {
-      const { targetId, follows } = await service.followable(subscriber.principal(), subscriber.scope);
+      const { targetId, follows } = await service.followable(principal, subscriber.scope);
       // A name that now names another organization or repository (renamed, deleted, made again) is not what was followed.
       return targetId === subscriber.targetId ? follows : () => false;
     } catch (error) {

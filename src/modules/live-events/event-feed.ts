@@ -52,8 +52,13 @@ export class EventFeed {
    */
   async add(consumer: FeedConsumer): Promise<() => void> {
     this.consumers.add(consumer);
-    if (this.consumers.size === 1 && this.cursor === undefined) await (this.starting ??= this.start());
-    else if (this.starting) await this.starting;
+    try {
+      if (this.cursor === undefined) await (this.starting ??= this.start());
+    } catch (error) {
+      // The database could not say where the feed starts: this consumer is not added; the next one tries again.
+      this.consumers.delete(consumer);
+      throw error;
+    }
     return () => this.remove(consumer);
   }
 

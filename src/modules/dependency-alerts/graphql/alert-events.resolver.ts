@@ -55,7 +55,8 @@ export class DependencyAlertSubscriptions {
       const ctx = context as GraphQLContext;
       if (!ctx.live) throw overHttp();
       const { actions } = args as DependencyAlertEventArgs;
-      const subscription = await ctx.live.alertEvents.subscribe(ctx.live.principal, scopeOf(args as DependencyAlertEventArgs), {
+      const subscription = await ctx.live.alertEvents.subscribe(scopeOf(args as DependencyAlertEventArgs), {
+        principalAt: ctx.live.principalAt,
         actions: actions && actions.length > 0 ? new Set(actions as unknown as AlertEventAction[]) : undefined,
         maxPending: ctx.live.maxPending,
         onLost: ctx.live.onLost,
