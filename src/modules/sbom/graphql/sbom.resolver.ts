@@ -2,7 +2,7 @@ import { Arg, Ctx, Mutation, Resolver, UseMiddleware } from 'type-graphql';
 import type { GraphQLContext } from '../../../graphql/context';
 import { clearLoadersAfter } from '../../../graphql/loaders';
 import { parseInput } from '../../../http/validate';
-import { sbomUploadAnswer } from '../sbom.routes';
+import { sbomUploadAnswer } from '../sbom.serializers';
 import { sbomUploadQuery } from '../sbom.schemas';
 import { SBOM_RESOURCE } from '../sbom-upload.service';
 import { UploadSbomInput, UploadSbomPayload } from './sbom.types';
