@@ -39,6 +39,7 @@ import { withCors, type CorsOrigins } from './http/cors';
 import { OPERATIONS, OPERATION_LIST, expressPath } from './operations';
 import { admitSnapshot, sbomBodyParser, snapshotBodyParser } from './modules/dependency-graph/dependency-graph.routes';
 import { sbomRoutes } from './modules/sbom/sbom.routes';
+import { vexRoutes } from './modules/vex/vex.routes';
 import { MAX_SBOM_BYTES } from './modules/sbom/sbom.schemas';
 
 /** Where GraphQL answers: its own path, and the enterprise-server layout's. */
@@ -114,6 +115,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
   // The alert lists first: they are what clients poll, and no two modules share a path.
   api.use(dependencyAlertsRoutes());
+  api.use(vexRoutes());
   api.use(orgRolesRoutes());
   api.use(oidcRoutes());
   api.use(oidcTokensRoutes());

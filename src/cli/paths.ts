@@ -12,6 +12,14 @@ export function packageRoot(): string {
   return dir;
 }
 
+let version: string | undefined;
+
+/** orgsec's version (package.json): deliveries' User-Agent, documents' tool. */
+export function packageVersion(): string {
+  version ??= (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  return version;
+}
+
 export function demoWorldPath(): string {
   return path.join(packageRoot(), 'db', 'demo-world.json');
 }

@@ -73,6 +73,7 @@ import { AuditRecorder } from '../modules/audit-log/audit-recorder';
 import { AuditLogService } from '../modules/audit-log/audit-log.service';
 import { AuditRetention } from '../modules/audit-log/audit-retention';
 import { parsePhrase } from '../modules/audit-log/audit-phrase';
+import { VexService } from '../modules/vex/vex.service';
 import { SbomUploadService } from '../modules/sbom/sbom-upload.service';
 import { DEFAULT_LIVE_EVENTS, EventFeed, type LiveEventSettings } from '../modules/live-events/event-feed';
 import { EventFeedStore } from '../modules/live-events/event-feed.store';
@@ -213,10 +214,12 @@ export function createServices(database: Database, options: ServiceOptions = {})
       attestations: () => new AttestationsService({ db, lookups: bound.lookups, attestations: attestationStore, accounts, verdicts: attestationVerdicts, audit }),
       dependencyAlerts: () => new DependencyAlertsService({
         db, lookups: bound.lookups, alerts: alertStore, accounts, access, references: bound.references, events: alertEvents, engine: alertEngine,
+        snapshots: snapshotStore, rangesByIds: matchableRangesAt(versions),
       }),
       dependencyGraph: (): DependencyGraphService => new DependencyGraphService({
         db, lookups: bound.lookups, snapshots: snapshotStore, alerts: alertEngine, queue: snapshotQueue, queueStore: snapshotQueueStore, audit,
       }),
+      vex: (): VexService => new VexService({ alerts: services.dependencyAlerts }),
       sbomUploads: (): SbomUploadService => new SbomUploadService({ db, lookups: bound.lookups, snapshots: snapshotStore, dependencyGraph: services.dependencyGraph, accounts, alerts: alertStore }),
       autoTriage: () => new AutoTriageService({ db, lookups: bound.lookups, store: autoTriageStore, reevaluation: alertEngine, audit }),
       /** The REST alert JSON: whole alerts per alert version, around fragments per reference version. */

@@ -18,6 +18,7 @@ export type DomainErrorCode =
   | 'BAD_REQUEST'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'NOT_ACCEPTABLE'
   | 'URI_TOO_LONG'
   | 'RATE_LIMITED'
   | 'UNAVAILABLE';
@@ -70,6 +71,11 @@ export class ConflictError extends DomainError {
 
 export class PayloadTooLargeError extends DomainError {
   readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+/** No media type the operation answers in is one the request's Accept takes. */
+export class NotAcceptableError extends DomainError {
+  readonly code = 'NOT_ACCEPTABLE';
 }
 
 export class UriTooLongError extends DomainError {

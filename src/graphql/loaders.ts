@@ -4,6 +4,8 @@ import type { Principal } from '../auth/principal';
 import type { RequestServices } from '../composition';
 import type { OrganizationRecord, RepositoryRecord, TeamRecord, UserRecord } from '../modules/accounts/accounts.types';
 import type { AttestationSubjectRecord } from '../modules/attestations/attestations.types';
+import type { MatchableRange } from '../modules/advisories/affects-matching';
+import type { CurrentDependency } from '../modules/dependency-graph/dependency-graph.types';
 import type { GraphQLContext } from './context';
 
 const MAX_BATCH = 500;
@@ -25,6 +27,9 @@ export function createLoaders(services: RequestServices, principal: Principal) {
     teamById: loaderOf<TeamRecord | null>(principal, (p, ids) => services.accounts.teamsByIds(p, ids), null),
     repositoryById: loaderOf<RepositoryRecord | null>(principal, (p, ids) => services.accounts.repositoriesByIds(p, ids), null),
     attestationSubjectsById: loaderOf<AttestationSubjectRecord[]>(principal, (p, ids) => services.attestations.subjectsByIds(p, ids), []),
+    // An alert's dependency paths: each repository's current dependencies read once for all its alerts.
+    currentDependenciesByRepoId: loaderOf<CurrentDependency[]>(principal, (p, ids) => services.dependencyAlerts.currentDependenciesByRepoIds(p, ids), []),
+    vulnerableRangeById: loaderOf<MatchableRange | null>(principal, (p, ids) => services.dependencyAlerts.vulnerableRangesByIds(p, ids), null),
   };
   return {
     ...loaders,

@@ -5,6 +5,7 @@ import { buildSchemaSync, type PubSub } from 'type-graphql';
 import { AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations } from '../modules/accounts/graphql/account.resolver';
 import { DependencyAlertMutations, EnterpriseAlerts, OrganizationAlerts, RepositoryAlerts } from '../modules/dependency-alerts/graphql/alert.resolver';
 import { DependencyAlertSubscriptions } from '../modules/dependency-alerts/graphql/alert-events.resolver';
+import { DependencyAlertPaths } from '../modules/dependency-alerts/graphql/alert-paths.resolver';
 import { AttestationMutations, AttestationSubjects, RepositoryAttestations } from '../modules/attestations/graphql/attestation.resolver';
 import { DependencySnapshotMutations, RepositoryDependencies } from '../modules/dependency-graph/graphql/dependency.resolver';
 import { SbomMutations } from '../modules/sbom/graphql/sbom.resolver';
@@ -19,7 +20,7 @@ import { NodeQuery } from './node.resolver';
 
 export const RESOLVERS = [
   AccountQueries, OrganizationRelations, RepositoryRelations, TeamRelations, NodeQuery,
-  OrganizationAlerts, EnterpriseAlerts, RepositoryAlerts, DependencyAlertMutations, DependencyAlertSubscriptions,
+  OrganizationAlerts, EnterpriseAlerts, RepositoryAlerts, DependencyAlertPaths, DependencyAlertMutations, DependencyAlertSubscriptions,
   OrganizationRoles, OrganizationRoleHolders, OrganizationRoleMutations,
   EnterpriseOidc, OrganizationOidc, RepositoryOidc, OidcMutations, RepositoryOidcTokens,
   RepositoryAttestations, AttestationSubjects, AttestationMutations,

@@ -6,7 +6,8 @@ import { presetsSchema, ruleSchema } from '../modules/auto-triage/auto-triage.re
 import { attestationCreatedSchema, attestationListSchema, attestationSchema } from '../modules/attestations/attestations.responses';
 import { sbomSchema, snapshotCreatedSchema } from '../modules/dependency-graph/dependency-graph.responses';
 import { sbomUploadedSchema } from '../modules/sbom/sbom.schemas';
-import { alertSchema, alertWithRepositorySchema } from '../modules/dependency-alerts/alerts.responses';
+import { cycloneDxVexSchema, openVexSchema } from '../modules/vex/vex.schemas';
+import { alertSchema, alertWithRepositorySchema, dependencyPathSchema } from '../modules/dependency-alerts/alerts.responses';
 import { inclusionSchema, orgInclusionSchema, orgTemplateSchema, repoTemplateSchema } from '../modules/oidc/oidc.responses';
 import { mintedTokenSchema, tokenPreviewSchema } from '../modules/oidc-tokens/oidc-tokens.responses';
 import { deliveryDetailSchema, deliverySchema, hookSchema } from '../modules/webhooks/webhooks.responses';
@@ -38,11 +39,14 @@ const NAMED: Array<[string, z.ZodType]> = [
   ['SecurityAdvisory', advisorySchema],
   ['DependencyAlert', alertSchema],
   ['DependencyAlertWithRepository', alertWithRepositorySchema],
+  ['DependencyPath', dependencyPathSchema],
   ['GlobalVulnerability', globalVulnerabilitySchema],
   ['GlobalAdvisory', globalAdvisorySchema],
   ['DependencySnapshotCreated', snapshotCreatedSchema],
   ['DependencySbom', sbomSchema],
   ['SbomUploaded', sbomUploadedSchema],
+  ['CycloneDxVex', cycloneDxVexSchema],
+  ['OpenVex', openVexSchema],
   ['DependencyBotRule', ruleSchema],
   ['DependencyBotPresets', presetsSchema],
   ['Webhook', hookSchema],

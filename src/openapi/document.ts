@@ -35,6 +35,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   401: { name: 'Unauthorized', description: 'Requires authentication, or bad credentials' },
   403: { name: 'Forbidden', description: 'Forbidden: the token lacks the fine-grained permission, or the rate limit is exhausted' },
   404: { name: 'NotFound', description: 'Resource not found, or not visible to the caller (the same answer)' },
+  406: { name: 'NotAcceptable', description: 'Not acceptable: the Accept header takes none of the media types the operation answers in (they are listed in the message)' },
   409: { name: 'Conflict', description: 'Conflict: the alert cannot make this transition' },
   413: { name: 'PayloadTooLarge', description: 'The request body is too large (1 MiB; 4 MiB when creating an attestation or a dependency snapshot; 8 MiB when uploading an SBOM)' },
   414: { name: 'UriTooLong', description: 'The query string is longer than 3,584 bytes once percent-encoded' },
@@ -113,14 +114,16 @@ function parametersOf({ request }: Operation): unknown[] {
   return params;
 }
 
-function successResponse({ method, response: body, docs, ndjson }: Operation): Record<string, unknown> {
+function successResponse({ method, response: body, docs, ndjson, mediaTypes, streamed }: Operation): Record<string, unknown> {
   const headers = [...COMMON_RESPONSE_HEADERS, 'X-OAuth-Scopes', 'X-Accepted-OAuth-Scopes'];
-  if (method === 'get') headers.push('ETag');
+  if (method === 'get' && !streamed) headers.push('ETag');
   if (docs.pagination) headers.push('Link');
   const response: Record<string, unknown> = { description: body ? 'Success' : 'Success (no body)', headers: headerRefs(headers) };
   if (body) {
     const ref = { $ref: schemaRef(body.schema) };
-    response.content = { 'application/json': { schema: body.array ? { type: 'array', items: ref } : ref } };
+    response.content = mediaTypes
+      ? Object.fromEntries(Object.entries(mediaTypes).map(([type, schema]) => [type, { schema: { $ref: schemaRef(schema) } }]))
+      : { 'application/json': { schema: body.array ? { type: 'array', items: ref } : ref } };
     // OpenAPI 3.1 cannot say "a stream of items"; the schema is one line's.
     if (ndjson) (response.content as Record<string, unknown>)['application/x-ndjson'] = { schema: { ...ref, description: 'One item per line, every item the query matches, unpaged' } };
   }
@@ -130,7 +133,7 @@ function successResponse({ method, response: body, docs, ndjson }: Operation): R
 function operationObject(entry: Operation): Record<string, unknown> {
   const { requirement, docs } = entry;
   const responses: Record<string, unknown> = { [entry.success]: successResponse(entry) };
-  if (entry.method === 'get') responses['304'] = { $ref: '#/components/responses/NotModified' };
+  if (entry.method === 'get' && !entry.streamed) responses['304'] = { $ref: '#/components/responses/NotModified' };
   for (const status of [...COMMON_STATUSES, ...(docs.statuses ?? [])].sort()) {
     responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
   }

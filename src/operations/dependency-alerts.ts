@@ -1,8 +1,10 @@
-import { alertSchema, alertWithRepositorySchema } from '../modules/dependency-alerts/alerts.responses';
-import { alertPath, enterpriseListQuery, enterprisePath, orgListQuery, orgPath, repoListQuery, repoPath, updateBody } from '../modules/dependency-alerts/alerts.schemas';
+import { alertSchema, alertWithRepositorySchema, dependencyPathSchema } from '../modules/dependency-alerts/alerts.responses';
+import {
+  DEFAULT_DEPENDENCY_PATHS, MAX_DEPENDENCY_PATHS, alertPath, enterpriseListQuery, enterprisePath, orgListQuery, orgPath, pathsQuery, repoListQuery, repoPath, updateBody,
+} from '../modules/dependency-alerts/alerts.schemas';
 import type { Operation } from './operation';
 
-// Spec §4.4, #23–#27.
+// Spec §4.4, #23–#27; issue 39's dependency paths, #71.
 
 const TAG = 'dependency-alerts';
 
@@ -70,6 +72,23 @@ export const DEPENDENCY_ALERT_OPERATIONS = {
         'Dismissing records the time, the caller and the reason (and comment); reopening clears them.',
         '`assignees` replaces the whole set (`[]` clears it); each must be a user with access to the repository, else 422 naming the login.',
         'Unknown or read-only keys answer 422. Concurrent updates of one alert are applied one after the other, none lost.',
+      ] },
+  },
+  listDependencyAlertPaths: {
+    number: 71, operationId: 'dependency-bot/list-alert-dependency-paths', method: 'get', ...bothSegments('/repos/{owner}/{repo}/dependency-bot/alerts/{alert_number}/paths'), success: 200,
+    request: { params: alertPath, query: pathsQuery },
+    response: { schema: dependencyPathSchema, array: true },
+    // Who may read an alert may read how it is reached: #26's requirement.
+    requirement: { target: 'repo', scopes: ['security_events'], publicScopes: ['public_repo'], permission: ['dependency_alerts', 'read'], caller: 'repoAlertManager' },
+    docs: { tag: TAG, summary: 'List the dependency paths to an alert\'s vulnerable package', rules: [
+        'Each path runs through the alert\'s manifest in the repository\'s current dependencies, as its snapshots or SBOMs give their graph: '
+        + 'from a direct dependency (first) through the packages each depends on to the vulnerable package (last), no package twice. '
+        + 'A vulnerable direct dependency is a path of one package; a path ends at the first vulnerable package it reaches.',
+        'The vulnerable package is the alert\'s, at a version in its vulnerable range. Paths come shortest first, '
+        + 'those of one length ordered by their package URLs from the first; `per_page` '
+        + `(1–${MAX_DEPENDENCY_PATHS}, default ${DEFAULT_DEPENDENCY_PATHS}) bounds how many, and a search through a very dense graph may answer fewer than exist (never longer ones first).`,
+        'An empty list when the snapshots carried no graph (no `dependencies`, no direct packages), or when the alert has no current dependency '
+        + '(a fixed alert, or one a world file declared with no snapshot behind it). An unknown alert answers 404.',
       ] },
   },
 } satisfies Record<string, Operation>;

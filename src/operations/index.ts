@@ -8,6 +8,7 @@ import { DEPENDENCY_GRAPH_OPERATIONS } from './dependency-graph';
 import { OIDC_OPERATIONS } from './oidc';
 import type { Operation } from './operation';
 import { ORG_ROLE_OPERATIONS } from './org-roles';
+import { VEX_OPERATIONS } from './vex';
 import { WEBHOOK_OPERATIONS } from './webhooks';
 
 // The one catalogue of the REST API's operations, by name. Routes register from it
@@ -21,6 +22,7 @@ const CATALOGUE = {
   ...OIDC_OPERATIONS,
   ...ATTESTATION_OPERATIONS,
   ...DEPENDENCY_ALERT_OPERATIONS,
+  ...VEX_OPERATIONS,
   ...ADVISORY_OPERATIONS,
   ...DEPENDENCY_GRAPH_OPERATIONS,
   ...AUTO_TRIAGE_OPERATIONS,

@@ -59,6 +59,16 @@ export interface Operation {
    */
   uncached?: boolean;
   /**
+   * The success body is written as it is read, a document of any size (VEX): it carries no
+   * ETag, so a conditional GET never answers 304 (every answer is a new document anyway).
+   */
+  streamed?: true;
+  /**
+   * The success body's media types, chosen by Accept, each with its schema (the first when the
+   * client takes JSON or anything): the body is a document of its own format, not JSON of the API.
+   */
+  mediaTypes?: Readonly<Record<string, z.ZodType>>;
+  /**
    * Also answers `Accept: application/x-ndjson` with every item the query matches, one JSON
    * object a line, unpaged (a SIEM's export): the success schema must be an array's.
    */

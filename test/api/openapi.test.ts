@@ -120,7 +120,8 @@ describe('real responses match the description', () => {
       const res = await send(op, DEMO_OWNER_TOKEN);
       expect({ op: op.number, status: res.status }).toEqual({ op: op.number, status: op.success[0] });
       seen.add(assertDocumented(validator, res));
-      if (op.method === 'GET') {
+      // A streamed document (catalogue `streamed`) has no ETag to match.
+      if (op.method === 'GET' && !CATALOGUE[op.name].streamed) {
         const again = await send(op, DEMO_OWNER_TOKEN, { headers: { 'If-None-Match': String(res.headers.etag) } });
         expect({ op: op.number, status: again.status }).toEqual({ op: op.number, status: 304 });
         assertDocumented(validator, again);

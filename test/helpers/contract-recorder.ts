@@ -45,7 +45,7 @@ export function contractRecorder(): ContractRecorder {
       return;
     }
     try {
-      contract().check({ method, path: url, status: res.statusCode, body, text });
+      contract().check({ method, path: url, status: res.statusCode, body, text, contentType: String(res.getHeader('content-type') ?? '') });
     } catch (error) {
       violations.push(`${method} ${shown}: ${(error as Error).message}`);
     }

@@ -25,6 +25,8 @@ export interface CheckedResponse {
   body: unknown;
   /** The raw text, to tell an empty body from `{}`. */
   text?: string | undefined;
+  /** The answer's Content-Type: an operation documenting several media types is held to that one's schema. */
+  contentType?: string | undefined;
 }
 
 const DOCUMENT_ID = 'https://orgsec.invalid/openapi.json';
@@ -97,21 +99,24 @@ export class OpenApiValidator {
       return operation.operationId;
     }
     if (!hasBody) throw new Error(`OpenAPI: ${where} with no body, but documents one`);
-    const validate = this.validatorFor(operation, String(response.status), declared);
+    const mediaType = response.contentType?.split(';')[0]!.trim().toLowerCase();
+    const documentedType = mediaType !== undefined && mediaType in content ? mediaType : 'application/json';
+    if (!(documentedType in content)) throw new Error(`OpenAPI: ${where} as ${mediaType}, a media type it does not document (documented: ${Object.keys(content).join(', ')})`);
+    const validate = this.validatorFor(operation, String(response.status), declared, documentedType);
     if (!validate(response.body)) {
       throw new Error(`OpenAPI: ${where} with a body that does not match its schema:\n${this.ajv.errorsText(validate.errors, { separator: '\n' })}`);
     }
     return operation.operationId;
   }
 
-  private validatorFor(operation: DocumentedOperation, status: string, declared: Json): ValidateFunction {
-    const key = `${operation.method} ${operation.template} ${status}`;
+  private validatorFor(operation: DocumentedOperation, status: string, declared: Json, mediaType: string): ValidateFunction {
+    const key = `${operation.method} ${operation.template} ${status} ${mediaType}`;
     let validate = this.compiled.get(key);
     if (!validate) {
       const pointer = typeof declared.$ref === 'string'
         ? declared.$ref.slice(1)
         : `/paths/${escapePointer(operation.template)}/${operation.method.toLowerCase()}/responses/${status}`;
-      validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}/content/application~1json/schema` });
+      validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}/content/${escapePointer(mediaType)}/schema` });
       this.compiled.set(key, validate);
     }
     return validate;
@@ -126,5 +131,6 @@ function isEmptyObject(value: unknown): boolean {
 export function assertDocumented(validator: OpenApiValidator, res: { status: number; body: unknown; text?: string }): string {
   // supertest keeps the node ClientRequest, untyped, as `req`.
   const { req } = res as unknown as { req: { method: string; path: string } };
-  return validator.check({ method: req.method, path: req.path, status: res.status, body: res.body, text: res.text });
+  const contentType = (res as { headers?: Record<string, string> }).headers?.['content-type'];
+  return validator.check({ method: req.method, path: req.path, status: res.status, body: res.body, text: res.text, contentType });
 }

@@ -91,6 +91,7 @@ const SAMPLES: Record<OperationName, OperationSample> = {
   listRepoDependencyAlerts: { params: api, query: { has: 'patch', per_page: '10' } },
   getDependencyAlert: { params: { ...api, alert_number: '1' }, ...none },
   updateDependencyAlert: { params: { ...api, alert_number: '1' }, query: {}, body: { assignees: ['bob'] } },
+  listDependencyAlertPaths: { params: { ...api, alert_number: '1' }, query: { per_page: '5' } },
 
   listGlobalAdvisories: { params: {}, query: { ecosystem: 'npm', per_page: '10' } },
   getGlobalAdvisory: { params: { svcsa_id: DEMO_ADVISORY }, ...none },
@@ -105,6 +106,8 @@ const SAMPLES: Record<OperationName, OperationSample> = {
     components: [{ type: 'library', name: 'left-pad', version: '1.3.0', purl: 'pkg:npm/left-pad@1.3.0', 'bom-ref': 'left-pad' }],
     dependencies: [{ ref: 'api', dependsOn: ['left-pad'] }],
   } },
+  getRepositoryVex: { params: api, query: { state: 'open,dismissed' } },
+  getOrganizationVex: { params: acme, ...none },
 
   // The demo world's auto-triage rules: 1 is acme-corp's, 2 acme-corp/api's.
   listOrgDependencyBotRules: { params: acme, ...none },

@@ -99,6 +99,8 @@ const ENTRIES: Record<EntryKind, Entry> = {
       field('repository', 'attestations', `attestations(subjectDigest: "${DIGEST}") { totalCount }`, 'listAttestations'),
       field('repository', 'dependencyAlerts', 'dependencyAlerts { totalCount }', 'listRepoDependencyAlerts'),
       field('repository', 'dependencyAlert', 'dependencyAlert(number: 1) { number }', 'getDependencyAlert'),
+      // An alert's paths sit below the alert: it must be readable first.
+      field('repository', 'alertPaths.dependencyPaths', 'alertPaths: dependencyAlert(number: 1) { dependencyPaths { manifestPath } }', 'getDependencyAlert', 'listDependencyAlertPaths'),
       field('repository', 'dependencies', 'dependencies { totalCount }', 'getDependencySbom'),
       field('repository', 'rules', 'rules { id }', 'listRepoDependencyBotRules'),
       field('repository', 'rule', 'rule(id: $ruleId) { id }', 'getRepoDependencyBotRule'),
@@ -155,8 +157,11 @@ describe.each(ENTRY_ROWS.map((row) => [`${row.entry}(…) on ${row.label}`, row]
   });
 });
 
-/** Operations GraphQL does not offer: a signed token is minted over REST only (oidc-tokens.resolver.ts says why). */
-const REST_ONLY: OperationName[] = ['mintOidcToken'];
+/**
+ * Operations GraphQL does not offer: a signed token is minted over REST only (oidc-tokens.resolver.ts
+ * says why); a VEX document is a file for other tools, whose facts DependencyAlert's fields give (README).
+ */
+const REST_ONLY: OperationName[] = ['mintOidcToken', 'getRepositoryVex', 'getOrganizationVex'];
 
 it('covers every REST read with a field', () => {
   const reads = Object.values(ENTRIES).flatMap((e) => e.fields.flatMap((f) => f.operations));

@@ -69,6 +69,8 @@ describe('ids are scoped to their repository or organization', () => {
     ['alert 3 of another organization\'s repository, dismissed in ours', 'patch', () => `${privateAlerts}/3`, () => `${privateAlerts}/${MISSING_ALERT}`, dismiss],
     ['alert 2 of a private repository, read through a public one', 'get', () => `${publicAlerts}/2`, () => `${publicAlerts}/${MISSING_ALERT}`],
     ['alert 2 of a private repository, dismissed through a public one', 'patch', () => `${publicAlerts}/2`, () => `${publicAlerts}/${MISSING_ALERT}`, dismiss],
+    ['alert 3 of another organization\'s repository, its dependency paths read in ours', 'get', () => `${privateAlerts}/3/paths`, () => `${privateAlerts}/${MISSING_ALERT}/paths`],
+    ['alert 2 of a private repository, its dependency paths read through a public one', 'get', () => `${publicAlerts}/2/paths`, () => `${publicAlerts}/${MISSING_ALERT}/paths`],
     ['another organization\'s custom role, read', 'get', () => `${roles}/${foreignRoleId}`, () => `${roles}/${MISSING_ROLE}`],
     ['another organization\'s custom role, its teams', 'get', () => `${roles}/${foreignRoleId}/teams`, () => `${roles}/${MISSING_ROLE}/teams`],
     ['another organization\'s custom role, its users', 'get', () => `${roles}/${foreignRoleId}/users`, () => `${roles}/${MISSING_ROLE}/users`],
@@ -149,7 +151,26 @@ describe('ids are scoped to their repository or organization', () => {
 
 describe('conditional requests', () => {
   const READS = SECURITY_OPERATIONS.filter((op) => op.method === 'get');
-  const ROWS = READS.flatMap((op) => TARGETS[ownedTargetKind(op.name)].slice(0, -1).map(({ label, target }) => ({ op, label, target })));
+  const rowsOf = (reads: typeof READS) => reads.flatMap((op) => TARGETS[ownedTargetKind(op.name)].slice(0, -1).map(({ label, target }) => ({ op, label, target })));
+  const ROWS = rowsOf(READS.filter((op) => !OPERATIONS[op.name].streamed));
+  // A streamed document (catalogue `streamed`: VEX) carries no ETag.
+  const STREAMED_ROWS = rowsOf(READS.filter((op) => OPERATIONS[op.name].streamed));
+
+  it.each(STREAMED_ROWS.map((row) => [`#${OPERATIONS[row.op.name].number} on ${row.label}`, row] as const))(
+    '%s: a streamed document has no ETag, never answers 304, and varies on Authorization',
+    async (_title, { op, target }) => {
+      const problems: object[] = [];
+      await Promise.all(CALLERS.map(async (caller) => {
+        const expected = oracle.expect(caller, op.name, target, 200).status;
+        const conditional = await rest(caller, 'get', op.path(target, caller)).set('If-None-Match', '*');
+        const vary = (conditional.headers.vary ?? '').split(/,\s*/).map((v: string) => v.toLowerCase());
+        if (conditional.status !== expected || (expected === 200 && conditional.headers.etag !== undefined) || !vary.includes('authorization')) {
+          problems.push({ caller: caller.name, status: conditional.status, expected, etag: conditional.headers.etag, vary: conditional.headers.vary });
+        }
+      }));
+      expect(problems).toEqual([]);
+    },
+  );
 
   it.each(ROWS.map((row) => [`#${OPERATIONS[row.op.name].number} on ${row.label}`, row] as const))(
     '%s: an ETag seen by one caller never yields a 304 to another who may not see the same thing, and every answer varies on Authorization',

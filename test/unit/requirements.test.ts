@@ -51,6 +51,11 @@ const SPEC_SECTION_5: Record<string, { scopes: string[]; publicScopes?: string[]
   '#67': { scopes: ['read:audit_log'], permission: 'enterprise_administration:read' },
   // Issue 39, SBOM uploads: as #30.
   '#68': { scopes: ['repo'], publicScopes: ['public_repo'], permission: 'contents:write' },
+  // Issue 39, VEX documents: as #25 (a repository's alerts) and #24 (an organization's).
+  '#69': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:read' },
+  '#70': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:read' },
+  // Issue 39, an alert's dependency paths: as #26.
+  '#71': { scopes: ['security_events'], publicScopes: ['public_repo'], permission: 'dependency_alerts:read' },
 };
 
 // Who may call (spec §4.1 rules, §5 "Who may call", reference.md for alerts).
@@ -72,6 +77,8 @@ const CALLERS: Record<string, string> = {
   // The audit log: owners only.
   '#66': 'orgAdmin', '#67': 'enterpriseOwner',
   '#68': 'repoWriter',
+  '#69': 'repoAlertManager', '#70': 'orgSecurityManager',
+  '#71': 'repoAlertManager',
 };
 
 const entries = OPERATION_LIST.map((entry) => ({ spec: `#${entry.number}`, ...entry.requirement }));

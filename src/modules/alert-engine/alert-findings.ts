@@ -26,7 +26,8 @@ function findingKey(advisoryId: number, ecosystem: Ecosystem, packageName: strin
   return [advisoryId, ecosystem, normalizePackageName(ecosystem, packageName), manifestPath].join('\u0000');
 }
 
-function isEcosystem(value: string): value is Ecosystem {
+/** Whether a package's ecosystem is one advisories name (and so can be matched). */
+export function isEcosystem(value: string): value is Ecosystem {
   return (ECOSYSTEMS as readonly string[]).includes(value);
 }
 

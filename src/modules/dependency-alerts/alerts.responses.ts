@@ -35,3 +35,16 @@ export const alertSchema = z.strictObject({
 
 /** §2.8 in the enterprise and organization lists (#23, #24): with its repository. */
 export const alertWithRepositorySchema = alertSchema.extend({ repository: repositorySummarySchema });
+
+/** #71: one path from a direct dependency of the alert's manifest (first) to its vulnerable package (last). */
+export const dependencyPathSchema = z.strictObject({
+  manifest_path: z.string(),
+  packages: z.array(z.strictObject({
+    package_url: z.string(),
+    ecosystem: z.string().nullable().describe('The advisory ecosystem; null for package URL types no advisory names'),
+    name: z.string(),
+    version: z.string().nullable(),
+    relationship: z.enum(['direct', 'indirect', 'unknown']).describe('As the snapshot or SBOM gave it'),
+    scope: z.enum(['runtime', 'development']),
+  })),
+});

@@ -4,11 +4,12 @@ import { jsonBody } from '../../http/body';
 import { apiBaseOf, principalOf, servicesOf } from '../../http/locals';
 import { route } from '../../http/operation';
 import { rejectPageParameter, setCursorLinks } from '../../http/pagination';
-import { sendJsonText } from '../../http/respond';
+import { sendJson, sendJsonText } from '../../http/respond';
 import { parseInput } from '../../http/validate';
 import {
-  ALERT_INPUT, ALERT_QUERY_INPUT, alertPath, enterpriseListRequest, enterprisePath, orgListRequest, orgPath, repoListRequest, repoPath, updateBody,
+  ALERT_INPUT, ALERT_QUERY_INPUT, alertPath, enterpriseListRequest, enterprisePath, orgListRequest, orgPath, pathsQuery, repoListRequest, repoPath, updateBody,
 } from './alerts.schemas';
+import { serializeDependencyPath } from './alert-paths.serializers';
 import { alertPageJson, type AlertJsonParts } from './alerts.serializers';
 import type { AlertShape } from './alerts.service';
 
@@ -26,7 +27,7 @@ function sendPage(req: Request, res: Response, page: KeysetPage<AlertJsonParts>)
   sendJsonText(res, 200, alertPageJson(page.items));
 }
 
-/** Spec §4.4, #23–#27 (#26 is the single-alert read); the request's `alertJson` writes alerts (cached, see composition.ts). */
+/** Spec §4.4, #23–#27 (#26 is the single-alert read), and #71; the request's `alertJson` writes alerts (cached, see composition.ts). */
 export function dependencyAlertsRoutes(): Router {
   const router = Router();
 
@@ -62,6 +63,13 @@ export function dependencyAlertsRoutes(): Router {
     const patch = parseInput(updateBody, jsonBody(req), ALERT_INPUT);
     // Written in the change's transaction (no cache there): the alert as it now is.
     sendJsonText(res, 200, (await alertsOf(res).update(principalOf(res), { owner: p.owner, repo: p.repo, number: p.alert_number }, patch, json(res, false))).parts);
+  });
+
+  route(router, 'listDependencyAlertPaths', async (req, res) => {
+    const p = parseInput(alertPath, req.params, ALERT_INPUT);
+    const q = parseInput(pathsQuery, req.query, ALERT_QUERY_INPUT);
+    const paths = await alertsOf(res).dependencyPaths(principalOf(res), { owner: p.owner, repo: p.repo, number: p.alert_number }, q.per_page);
+    sendJson(res, 200, paths.map(serializeDependencyPath));
   });
 
   return router;

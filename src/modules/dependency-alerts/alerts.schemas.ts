@@ -95,6 +95,9 @@ const assignee = z.string().max(MAX_LIST_PARAMETER_LENGTH, PARAMETER_LENGTH_MESS
   return filter;
 });
 
+/** `state` as the lists read it: a comma-separated list of states (exports filter by it too). */
+export const stateListParameter = commaList(FILTER_VALUES.state);
+
 /** `has` is repeatable (and may be comma-separated); every value must hold. */
 const hasValues = (allowed: readonly [string, ...string[]]) =>
   z
@@ -167,6 +170,13 @@ export const enterprisePath = z.object({ enterprise: pathName });
 export const orgPath = z.object({ org: pathName });
 export const repoPath = z.object({ owner: pathName, repo: pathName });
 export const alertPath = repoPath.extend({ alert_number: integerString({ min: 1 }) });
+
+// #71: how many of an alert's dependency paths to answer, REST's `per_page` and GraphQL's `first`.
+export const MAX_DEPENDENCY_PATHS = 100;
+export const DEFAULT_DEPENDENCY_PATHS = 10;
+const PATH_COUNT_MESSAGE = `must be an integer from 1 to ${MAX_DEPENDENCY_PATHS}`;
+export const pathsQuery = z.object({ per_page: integerString({ min: 1, max: MAX_DEPENDENCY_PATHS }).default(DEFAULT_DEPENDENCY_PATHS) });
+export const pathsArgs = z.object({ first: z.int(PATH_COUNT_MESSAGE).min(1, PATH_COUNT_MESSAGE).max(MAX_DEPENDENCY_PATHS, PATH_COUNT_MESSAGE) });
 
 // #27: spec §4.4's body, with reference.md's rules on what may go together. The rules are
 // written once over the domain's AlertPatch; REST's snake_case body and GraphQL's input map into it.

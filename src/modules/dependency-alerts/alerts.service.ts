@@ -6,7 +6,8 @@ import { withTransaction, type Executor } from '../../database/transaction';
 import { NotFoundError, ValidationError } from '../../errors/domain';
 import { nowTimestamp } from '../../shared/time';
 import type { AccountsStore } from '../accounts/accounts.store';
-import type { RepositoryRecord } from '../accounts/accounts.types';
+import type { OrganizationRecord, RepositoryRecord } from '../accounts/accounts.types';
+import type { OperationName } from '../../operations';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { AlertEvent, AlertEvents } from './alert-events';
 import { requestedTransition, transitionChanges, type RequestedTransition } from './alert-lifecycle';
@@ -14,8 +15,14 @@ import { alertViews } from './alert-views';
 import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store';
 import type { AdvisoryRecord } from '../advisories/advisories.types';
 import type { AlertsStore } from './alerts.store';
+import type { BatchLookup } from '../../cache/cached-batch';
+import type { MatchableRange } from '../advisories/affects-matching';
+import { currentDependencies } from '../dependency-graph/current-dependencies';
+import type { CurrentDependency } from '../dependency-graph/dependency-graph.types';
+import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
+import { alertDependencyPaths, type DependencyPath, type PathSources } from '../dependency-paths/alert-paths';
 import { actorOf } from '../audit-log/audit-actors';
-import type { AlertEventScope, AlertKey, AlertListRequest, AlertPatch, AlertRef, AlertReferences, AlertScope, AlertState, AlertView, AlertVisibility } from './alerts.types';
+import type { AlertEventScope, AlertFilters, AlertKey, AlertRecord, AlertListRequest, AlertPatch, AlertRef, AlertReferences, AlertScope, AlertState, AlertView, AlertVisibility } from './alerts.types';
 
 /**
  * How alerts are shown, from their keys, in the order given (an alert deleted since left
@@ -55,9 +62,21 @@ export interface AlertsDeps {
   accounts: AccountsStore;
   access: AccessStore;
   references: AlertReferences;
+  /** The repositories' current dependencies, and vulnerability rows' compiled ranges (#71's paths). */
+  snapshots: Pick<DependencySnapshotsStore, 'currentContributions' | 'currentContributionsByRepoIds'>;
+  rangesByIds: BatchLookup<MatchableRange>;
 }
 
 const RESOURCE = 'DependencyAlert';
+
+/** Alerts an export reads at once: a batch's views are what memory holds. */
+const EXPORT_BATCH = 200;
+
+/** What an export covers, and its alerts in batches (DependencyAlertsService.exportable). */
+export interface AlertExport {
+  subject: { kind: 'repo'; repo: RepositoryRecord } | { kind: 'org'; org: OrganizationRecord };
+  batches: AsyncIterable<AlertView[]>;
+}
 
 /** A fine-grained or installation token sees only its selected repositories. */
 function visibilityOf(principal: Principal, publicOnly: boolean): AlertVisibility {
@@ -113,6 +132,27 @@ export class DependencyAlertsService {
     };
   }
 
+  /**
+   * Every alert #24 (an organization) or #25 (a repository) would list to the caller, with
+   * `filters`, for a document of them all (VEX): the operation authorizes as those lists do
+   * and throws as they would; the alerts come as views, one repository's at a time.
+   */
+  async exportable(principal: Principal, operation: OperationName, target: AlertEventScope, filters: AlertFilters): Promise<AlertExport> {
+    const { db, lookups, alerts } = this.deps;
+    const { scope, visibility, subject } = target.kind === 'repo'
+      ? await lookups.repo(db, principal, operation, target.owner, target.name).then((repo) => ({
+        scope: { kind: 'repo', repoId: repo.id } as AlertScope, visibility: { publicOnly: false, repositoryIds: 'all' } as AlertVisibility, subject: { kind: 'repo', repo } as const,
+      }))
+      : await lookups.org(db, principal, operation, target.login).then((org) => ({
+        scope: { kind: 'owners', ownerIds: [org.id] } as AlertScope, visibility: visibilityOf(principal, org.decision.publicOnly), subject: { kind: 'org', org } as const,
+      }));
+    const views = this.views;
+    async function* batches(): AsyncGenerator<AlertView[]> {
+      for await (const { keys } of alerts.keyBatches(db, scope, visibility, filters, EXPORT_BATCH)) yield views(db, keys);
+    }
+    return { subject, batches: batches() };
+  }
+
   /** #26 */
   async get<T>(principal: Principal, owner: string, name: string, number: number, shape: AlertShape<T>): Promise<T> {
     const { db, lookups, alerts } = this.deps;
@@ -120,6 +160,47 @@ export class DependencyAlertsService {
     const alert = await alerts.findByNumber(db, repo.id, number);
     if (!alert) throw new NotFoundError();
     return (await shape(db, [alert]))[0]!;
+  }
+
+  /** #71: paths from direct dependencies of the alert's manifest to its package, shortest first, at most `limit` (dependency-paths/). */
+  async dependencyPaths(principal: Principal, ref: AlertRef, limit: number): Promise<DependencyPath[]> {
+    const { db, lookups, alerts } = this.deps;
+    const repo = await lookups.repo(db, principal, 'listDependencyAlertPaths', ref.owner, ref.repo);
+    const alert = await alerts.findByNumber(db, repo.id, ref.number);
+    if (!alert) throw new NotFoundError();
+    return this.pathsOf(alert, limit, this.storeSources);
+  }
+
+  /**
+   * #71 for an alert the caller has read already (GraphQL's DependencyAlert.dependencyPaths),
+   * authorized as #71; what it reads comes from `sources` (the request's loaders).
+   */
+  async dependencyPathsOf(principal: Principal, view: Pick<AlertView, 'alert' | 'repository'>, limit: number, sources: PathSources): Promise<DependencyPath[]> {
+    await this.deps.lookups.repo(this.deps.db, principal, 'listDependencyAlertPaths', view.repository.ownerLogin, view.repository.name);
+    return this.pathsOf(view.alert, limit, sources);
+  }
+
+  /** Current dependencies by repository, for alerts already authorized (GraphQL's loader); none for a repository without snapshots. */
+  async currentDependenciesByRepoIds(_principal: Principal, repoIds: readonly number[]): Promise<Map<number, CurrentDependency[]>> {
+    const contributions = await this.deps.snapshots.currentContributionsByRepoIds(this.deps.db, repoIds);
+    return new Map(repoIds.map((id) => [id, currentDependencies(contributions.get(id) ?? [])]));
+  }
+
+  /** Vulnerability rows' ranges by id: public reference data (GraphQL's loader). */
+  async vulnerableRangesByIds(_principal: Principal, ids: readonly number[]): Promise<Map<number, MatchableRange>> {
+    return this.deps.rangesByIds(this.deps.db, ids);
+  }
+
+  /** What #71 reads, from the stores: one repository's dependencies, one row's range. */
+  private readonly storeSources: PathSources = {
+    currentDependencies: async (repoId) => currentDependencies(await this.deps.snapshots.currentContributions(this.deps.db, repoId)),
+    vulnerableRange: async (id) => (await this.deps.rangesByIds(this.deps.db, [id])).get(id),
+  };
+
+  private async pathsOf(alert: AlertRecord, limit: number, sources: PathSources): Promise<DependencyPath[]> {
+    const dependencies = await sources.currentDependencies(alert.repoId);
+    const range = alert.vulnerabilityId === null ? undefined : await sources.vulnerableRange(alert.vulnerabilityId);
+    return alertDependencyPaths(alert, range, dependencies, limit);
   }
 
   /** An alert by its id, under #26's rules (GraphQL node ids). */

@@ -116,6 +116,29 @@ export class AlertsStore {
     return Number(row?.n ?? 0);
   }
 
+  /**
+   * Every alert a list of `scope` would show, repository by repository (ascending ids), each
+   * repository's in number order, in batches of at most `size` that never span two
+   * repositories: memory holds a batch whatever the scope's size, and an export can load
+   * what it needs of a repository once. Each repository is walked through its unique
+   * (repo_id, number) index.
+   */
+  async *keyBatches(db: Knex, scope: AlertScope, visibility: AlertVisibility, filters: AlertFilters, size: number): AsyncGenerator<{ repoId: number; keys: AlertKey[] }> {
+    const repoIds = scope.kind === 'repo'
+      ? [scope.repoId]
+      : (await filteredAlerts(db, scope, visibility, filters).distinct('a.repo_id').orderBy('a.repo_id')).map((row: Row) => Number(row.repo_id));
+    for (const repoId of repoIds) {
+      let after = 0;
+      for (;;) {
+        const rows: Row[] = await filteredAlerts(db, { kind: 'repo', repoId }, visibility, filters)
+          .where('a.number', '>', after).orderBy('a.number').limit(size).select('a.id', 'a.version', 'a.number');
+        if (rows.length > 0) yield { repoId, keys: rows.map((row) => ({ id: Number(row.id), version: Number(row.version) })) };
+        if (rows.length < size) break;
+        after = Number(rows.at(-1)!.number);
+      }
+    }
+  }
+
   /** A repository's alerts counted by state (every state, 0 for none). */
   async countByState(db: Executor, repoId: number): Promise<Record<AlertState, number>> {
     const rows: Array<{ state: AlertState; n: number | string }> = await db('dependency_alerts').where('repo_id', repoId).groupBy('state').select('state').count({ n: '*' });

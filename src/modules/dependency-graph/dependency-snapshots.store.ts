@@ -147,6 +147,23 @@ export class DependencySnapshotsStore {
     return contributions;
   }
 
+  /** currentContributions of several repositories, one statement per chunk of them (GraphQL's loaders); a repository with none is absent. */
+  async currentContributionsByRepoIds(db: Executor, repoIds: readonly number[]): Promise<Map<number, SnapshotContribution[]>> {
+    const byRepo = new Map<number, SnapshotContribution[]>();
+    for (const chunk of chunksOf([...new Set(repoIds)], CHUNK)) {
+      const rows: Array<Record<string, any>> = await currentManifests(db)
+        .whereIn('c.repo_id', chunk)
+        .orderBy([{ column: 'c.repo_id' }, ...CONTRIBUTION_ORDER])
+        .select('c.repo_id', ...MANIFEST_COLUMNS, 'm.packages');
+      for (const row of rows) {
+        const repoId = Number(row.repo_id);
+        const contributions = byRepo.get(repoId) ?? byRepo.set(repoId, []).get(repoId)!;
+        appendManifest(contributions, row).packages.push(...storedPackagesOf(row));
+      }
+    }
+    return byRepo;
+  }
+
   /**
    * currentContributions right after `applied` was stored and made current in this
    * transaction: its packages are taken as submitted rather than read back (its manifests

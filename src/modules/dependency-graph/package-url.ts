@@ -42,6 +42,25 @@ export function packageOfPurl(value: string): DependencyPackage {
   return read.package;
 }
 
+const TYPE_OF_ECOSYSTEM: ReadonlyMap<string, string> = new Map(Object.entries(ECOSYSTEM_OF_TYPE).map(([type, ecosystem]) => [ecosystem, type]));
+
+/**
+ * The purl of a package as alerts name it (the reverse of readPurl), or undefined for an
+ * ecosystem no purl type is mapped from (GitHub Actions, say).
+ */
+export function purlOfPackage(ecosystem: string, name: string, version: string | null): string | undefined {
+  const type = TYPE_OF_ECOSYSTEM.get(ecosystem);
+  if (type === undefined) return undefined;
+  const split = type === 'maven' ? name.lastIndexOf(':') : name.lastIndexOf('/');
+  const namespace = split < 0 ? null : name.slice(0, split);
+  return new PackageURL(type, namespace, name.slice(split + 1), version, null, null).toString();
+}
+
+/** A repository's purl (`pkg:github/owner/name`; the type's names are case-insensitive, written lower-case). */
+export function purlOfRepository(owner: string, name: string): string {
+  return new PackageURL('github', owner, name, null, null, null).toString();
+}
+
 /** How each ecosystem writes a name with a namespace: maven `group:artifact`, the others `namespace/name` (npm's `@scope/name`). */
 function packageName(type: string, namespace: string | null, name: string): string {
   if (namespace === null || namespace === '') return name;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { packageRoot } from '../../cli/paths';
+import { packageVersion } from '../../cli/paths';
 import type { Services } from '../../composition';
 import { createDeliveryWorker } from '../../composition/delivery';
 import type { Config } from '../../config';
@@ -12,11 +12,6 @@ import type { DeliveryWorkerOptions } from './delivery-worker';
 export type DeliveryThreadSettings = Pick<Config, 'databaseUrl' | 'sqliteFastPaths' | 'logLevel' | 'publicUrl' | 'webhookTimeoutMs' | 'webhookAllowPrivateTargets'>;
 /** The messages the thread takes. */
 export type ToDeliveryThread = 'wake' | 'stop';
-
-/** orgsec's version (package.json), for the User-Agent of deliveries. */
-function packageVersion(): string {
-  return (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 /** The worker's options from the instance's settings, the same on either path. */
 export function deliveryWorkerOptions(settings: Omit<DeliveryThreadSettings, 'databaseUrl' | 'sqliteFastPaths' | 'logLevel'>): DeliveryWorkerOptions {

@@ -43,6 +43,7 @@ export function toDependencyAlert(base: string, view: AlertView): DependencyAler
     autoDismissedAt: date(alert.autoDismissedAt),
     assignees: view.assignees.map((u) => toUser(base, u)),
     repository: toRepository(base, view.repository),
+    record: alert,
   } as DependencyAlert);
 }
 

@@ -3,6 +3,7 @@ import { ConnectionArgs, connectionOf } from '../../../graphql/relay';
 import { Node } from '../../accounts/graphql/node';
 import { Repository, User } from '../../accounts/graphql/account.types';
 import { SortDirection } from '../../../graphql/sort-direction';
+import type { AlertRecord } from '../alerts.types';
 import { AdvisoryClassification, Ecosystem, Severity } from '../../advisories/graphql/advisory.enums';
 import { EpssFilter, Package, SecurityAdvisory, SecurityVulnerability } from '../../advisories/graphql/advisory.types';
 import {
@@ -37,6 +38,8 @@ export class DependencyAlert extends Node {
   @Field(() => Date, { nullable: true, description: 'When it was dismissed automatically.' }) autoDismissedAt!: Date | null;
   @Field(() => [User], { description: 'The users assigned to it.' }) assignees!: User[];
   @Field(() => Repository, { description: 'The repository.' }) repository!: Repository;
+  /** The alert as stored: what its field resolvers read (dependencyPaths). */
+  record!: AlertRecord;
 }
 
 export const DependencyAlertConnection = connectionOf('DependencyAlert', DependencyAlert, 'a list of dependency alerts');
