@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createServices } from '../composition';
 import type { AuditedAttestation } from '../modules/attestations/attestation-audit';
+import { untrustedBecause } from '../modules/attestations/attestation-trust';
 import { signerPolicyOf } from '../modules/attestations/signer-policy';
 import { withMigratedDatabase } from './database-option';
 import type { Output } from './output';
@@ -22,7 +23,7 @@ const DIGEST = /^sha256:[0-9a-fA-F]{64}$/;
 /** One line per attestation: its id, whether it is accepted, and why or who signed. */
 function lineOf(a: AuditedAttestation): string {
   const head = `attestation ${a.id} (${a.predicateType}):`;
-  if (!a.verdict.verified) return `${head} not verified: ${a.verdict.reason}`;
+  if (!a.verdict.verified) return `${head} not verified: ${untrustedBecause(a.verdict)}`;
   const signer = a.verdict.signer;
   const who = `${signer?.subjectAlternativeName ?? 'no identity'} (issuer ${signer?.certificateIssuer ?? 'none'})`;
   return a.policyProblem === undefined ? `${head} verified, signed by ${who}` : `${head} verified, but not by the signer asked for: ${a.policyProblem}`;
@@ -50,8 +51,8 @@ ${environmentHelp(['DATABASE_URL', 'ATTESTATION_TRUSTED_ROOTS'])}
 Examples:
   $ orgsec attestations verify --repo acme-corp/api --digest sha256:215a5aa93f2295892193fa28ce827baa83ec8b419ea80167e2a6d9ad8b3004f0 \\
       --signer-workflow acme-corp/api/.github/workflows/release.yml --cert-oidc-issuer https://token.actions.githubusercontent.com
-  $ orgsec attestations verify --repo cli/cli --digest sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548 \\
-      --cert-identity-regex 'https://github\\.com/cli/'`)
+  $ orgsec attestations verify --repo acme-corp/web --digest sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548 \\
+      --cert-identity-regex 'https://github\\.com/cli/'   # the demo world's: a real public-good bundle`)
     .action(async (options: VerifyOptions & { database?: string; attestationTrustedRoots?: string }) => {
       const config = configFromOptions(options);
       const repo = REPO.exec(options.repo);

@@ -26,11 +26,12 @@ Examples:
     .action(async (options: Record<string, unknown> & { demo?: boolean }) => {
       const config = configFromOptions(options);
       const demo = options.demo ? readWorldFile(demoWorldPath()) : undefined;
+      let keptEarlierData = false;
       const running = await listenOrExplain(config, {
         beforeListen: async (services) => {
           if (demo === undefined) return;
-          const empty = (await services.database.knex('accounts').first('id')) === undefined;
-          if (!empty) return;
+          keptEarlierData = (await services.database.knex('accounts').first('id')) !== undefined;
+          if (keptEarlierData) return;
           printSummary(output, await services.world.load(demo));
           await importDemoAdvisories(services, output);
         },
@@ -38,6 +39,8 @@ Examples:
       output.out(`orgsec is serving at ${running.url}`);
       for (const line of endpointLines(running.url, { isExplorerOn: config.graphqlExplorer })) output.out(line);
       if (demo !== undefined) {
+        // Said, not silent: a user following the README expects the demo as it ships.
+        if (keptEarlierData) output.out(keptDataLine(config.databaseUrl));
         const world = worldSchema.parse(demo);
         output.out('Demo tokens (send as "Authorization: Bearer TOKEN"):');
         for (const line of demoTokenLines(world)) output.out(line);
@@ -55,4 +58,10 @@ async function listenOrExplain(config: Config, hooks: Parameters<typeof startSer
     const explained = explainListenError(error, config.host, config.port);
     throw explained === undefined ? error : new Error(explained);
   }
+}
+
+/** What a restart of the demo says: the database's earlier data stays, and how to start afresh. */
+export function keptDataLine(databaseUrl: string): string {
+  const afresh = databaseUrl.startsWith('postgres') ? 'use an empty database' : `delete ${databaseUrl}`;
+  return `The demo world was not loaded: ${databaseUrl} already holds data (earlier runs' changes are kept). To start afresh, stop orgsec and ${afresh}.`;
 }

@@ -283,6 +283,14 @@ describe('bad input', () => {
     expect({ status: res.status, fields: (res.body.errors ?? []).map((e: Json) => e.field) }).toEqual({ status: 422, fields: [field] });
   });
 
+  it('is worded as the alert lists word the same mistakes', async () => {
+    const sentence = async (query: string) => (await t.http().get(`/advisories?${query}`)).body.message;
+    expect(await sentence('ecosystem=cobol')).toBe('"ecosystem" must be one of composer, go, maven, npm, nuget, pip, pub, rubygems, rust; got "cobol".');
+    expect(await sentence('severity=severe')).toBe('"severity" must be one of unknown, low, medium, high, critical; got "severe".');
+    expect(await sentence('type=everything')).toBe('"type" must be one of reviewed, unreviewed, malware; got "everything".');
+    expect(await sentence('per_page=101')).toBe('"per_page" must be an integer from 1 to 100; got 101.');
+  });
+
   it('the page parameter and a forged cursor answer 400', async () => {
     expect((await t.http().get('/advisories?page=2')).status).toBe(400);
     expect((await t.http().get('/advisories?after=bm90LWEtY3Vyc29y')).status).toBe(400);

@@ -171,7 +171,7 @@ describe('refusals name the field and store nothing', () => {
   it('refuses a loopback URL on PATCH too, and accepts it when private targets are allowed', async () => {
     const hook = (await create(orgHooks, { name: 'web', config: { url: RECEIVER }, active: false })).body;
     const body = await expectRefusedUnchanged(() => t.http().patch(`${orgHooks}/${hook.id}`).set(as(T.owner)).send({ config: { url: 'http://10.0.0.7/hook' } }), 422);
-    expect(body.message).toBe('"config.url" points to a private address.');
+    expect(body.message).toBe('"config.url" points to a private address. The server allows such targets only when started with WEBHOOK_ALLOW_PRIVATE_TARGETS=on.');
     const local = await createTestApp({ webhookAllowPrivateTargets: true });
     try {
       await local.load(webhooksWorld());

@@ -65,8 +65,8 @@ afterAll(async () => {
 
 const verifiedLine = (id: number, san = CLI_SAN) => `attestation ${id} (${PROVENANCE}): verified, signed by ${san} (issuer https://token.actions.githubusercontent.com)`;
 const untrustedLines = () => [
-  `attestation ${ids.damaged} (${PROVENANCE}): not verified: checkpoint: missing checkpoint separator against the bundled public-good root`,
-  `attestation ${ids.testCa} (${PROVENANCE}): not verified: trusted root: no trusted root for certificates issued by "orgsec test CA"`,
+  `attestation ${ids.damaged} (${PROVENANCE}): not verified: the transparency log's checkpoint in the bundle does not check out: the bundle was altered after the log issued it, or comes from another log (checkpoint: missing checkpoint separator against the bundled public-good root)`,
+  `attestation ${ids.testCa} (${PROVENANCE}): not verified: it was not signed under a Sigstore root you trust (add that instance's roots with ATTESTATION_TRUSTED_ROOTS) (trusted root: no trusted root for certificates issued by "orgsec test CA")`,
 ];
 const NONE_WITH_SIGNER = 'error: none of the 3 attestation(s) verified with the signer asked for\n';
 
@@ -114,5 +114,35 @@ describe('orgsec attestations verify', () => {
     expect(await orgsec([], { ATTESTATION_TRUSTED_ROOTS: bad })).toEqual({
       code: 1, stdout: '', stderr: `error: invalid configuration (1 problem):\n  ATTESTATION_TRUSTED_ROOTS=${JSON.stringify(bad)}: line 1 is not a trusted root: it lists no certificate authority\n`,
     });
+  }, 60_000);
+});
+
+describe('the demo world\'s attestation, as the README verifies it', () => {
+  // Issue 40: a newcomer verifies an attestation successfully in one command.
+  it('verifies fully, offline, against the signer it names; another signer is refused in words', async () => {
+    const demo = await createTestDatabase();
+    try {
+      await createServices(demo).world.load(JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'db', 'demo-world.json'), 'utf8')));
+      const verify = (args: string[]) => new Promise<Run>((resolve, reject) => {
+        const child = spawn(process.execPath, [CLI, 'attestations', 'verify', '--repo', 'acme-corp/web', '--digest', DIGEST, ...args, '--database', demo.url], { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+        child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+        child.once('error', reject);
+        child.once('close', (code) => resolve({ code, stdout, stderr }));
+      });
+      const [id] = (await demo.knex('attestations').select('id')).map((r) => Number(r.id));
+      expect(await verify(['--signer-workflow', 'cli/cli/.github/workflows/deployment.yml', '--cert-oidc-issuer', 'https://token.actions.githubusercontent.com']))
+        .toEqual({ code: 0, stdout: `${verifiedLine(id!)}\n`, stderr: '' });
+      const other = await verify(['--signer-workflow', 'acme-corp/web/.github/workflows/release.yml']);
+      expect(other).toEqual({
+        code: 1,
+        stdout: `attestation ${id} (${PROVENANCE}): verified, but not by the signer asked for: the identity ${JSON.stringify(CLI_SAN)} is not a run of the workflow acme-corp/web/.github/workflows/release.yml\n`,
+        stderr: 'error: none of the 1 attestation(s) verified with the signer asked for\n',
+      });
+    } finally {
+      await demo.destroy();
+    }
   }, 60_000);
 });

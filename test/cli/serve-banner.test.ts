@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -24,8 +24,8 @@ const QUIET = { LOG_LEVEL: 'warn' };
 const freshDatabase = () => path.join(tmp, `serve-${Math.random().toString(36).slice(2)}.sqlite`);
 
 /** Starts the built `orgsec serve --demo` (what npm start runs); resolves with its banner, up to the "Try:" line. */
-async function serveDemo(args: string[]): Promise<{ banner: string[]; url: string; stop: () => Promise<void> }> {
-  const server = await serveBuilt(['--demo', '--port', '0', '--host', '127.0.0.1', ...args, '--database', freshDatabase()], QUIET, /^Try: .*\n/m);
+async function serveDemo(args: string[], database = freshDatabase()): Promise<{ banner: string[]; url: string; stop: () => Promise<void> }> {
+  const server = await serveBuilt(['--demo', '--port', '0', '--host', '127.0.0.1', ...args, '--database', database], QUIET, /^Try: .*\n/m);
   const lines = server.output.split('\n');
   const start = lines.findIndex((line) => line.startsWith('orgsec is serving at '));
   return { banner: lines.slice(start, lines.findIndex((line) => line.startsWith('Try: ')) + 1), url: server.url, stop: server.stop };
@@ -39,6 +39,16 @@ const urlsOf = (banner: string[], url: string) =>
   }));
 
 describe('the start banner', () => {
+  it('says so when a restart keeps the data of earlier runs instead of loading the demo again', async () => {
+    const database = freshDatabase();
+    const first = await serveDemo([], database);
+    await first.stop();
+    expect(first.banner.join('\n')).not.toContain('was not loaded');
+    const again = await serveDemo([], database);
+    await again.stop();
+    expect(again.banner).toContain(`The demo world was not loaded: ${database} already holds data (earlier runs' changes are kept). To start afresh, stop orgsec and delete ${database}.`);
+  }, 60_000);
+
   it('lists every URL a newcomer needs, aligned, and each one answers', async () => {
     const server = await serveDemo([]);
     try {
@@ -180,4 +190,26 @@ describe('when serve cannot listen', () => {
     fs.rmSync(dir, { recursive: true, force: true });
     expect([run.status, run.stderr.trimEnd()]).toEqual([1, `error: ${explainListenError({ code: 'EACCES', syscall: 'listen' }, '127.0.0.1', 80)}`]);
   }, 40_000);
+});
+
+describe('npm start', () => {
+  // npm runs a script through sh; without exec, a SIGTERM to npm left the server running (issue 40).
+  it('stops the server when npm itself is sent SIGTERM', async () => {
+    const npm = spawn('npm', ['start', '--ignore-scripts', '--silent', '--', '--port', '0', '--host', '127.0.0.1', '--database', freshDatabase()], {
+      cwd: ROOT, env: cleanEnv(QUIET), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    await new Promise<void>((resolve, reject) => {
+      npm.once('exit', (code) => reject(new Error(`npm start exited (${code}) before serving:\n${stdout}`)));
+      npm.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); if (/^Try: /m.test(stdout)) resolve(); });
+    });
+    const url = /serving at (http:\/\/\S+)/.exec(stdout)![1]!;
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    npm.removeAllListeners('exit');
+    const exited = new Promise<number | null>((resolve) => npm.once('exit', resolve));
+    npm.kill('SIGTERM');
+    await exited;
+    // The server is gone with npm: nothing answers at its address any more.
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cursorQuery } from '../../http/pagination';
 import type { InputContext } from '../../http/validate';
+import { inputErrorMap } from '../../shared/input-messages';
 import { ECOSYSTEMS } from './ecosystems';
 import { epssFilter, epssPercentage } from './epss-filter';
 import { parseVersion } from './versions';
@@ -142,7 +143,8 @@ const REST_NAMES: Record<string, string> = {
 export const advisoryListRequest = advisoryListQuery.transform((q, ctx): AdvisoryListRequest => {
   const input = checksInput(q, ctx);
   if (input === undefined) return z.NEVER;
-  const checked = advisoryListChecks.safeParse(input);
+  // Worded as every other input's (input-messages.ts): `must be one of …`, as the alert lists say it.
+  const checked = advisoryListChecks.safeParse(input, { error: inputErrorMap });
   if (!checked.success) {
     const named = new Set<string>();
     for (const issue of checked.error.issues) {
@@ -151,7 +153,9 @@ export const advisoryListRequest = advisoryListQuery.transform((q, ctx): Advisor
       // One problem per parameter: the first says what to fix.
       if (named.has(parameter)) continue;
       named.add(parameter);
-      ctx.addIssue({ code: 'custom', path: [parameter, ...rest.map(String)], message: issue.message, input: (input as Record<string, unknown>)[String(field)] });
+      // The value the issue is about (a list's item, not the list), shown after the message.
+      const value = issue.path.reduce<unknown>((at, key) => (at as Record<PropertyKey, unknown> | undefined)?.[key], input);
+      ctx.addIssue({ code: 'custom', path: [parameter, ...rest.map(String)], message: issue.message, input: value });
     }
     return z.NEVER;
   }

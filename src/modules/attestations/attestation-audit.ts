@@ -27,7 +27,7 @@ export class AttestationAudit {
   async verify(query: { owner: string; repo: string; digest: string; predicateType?: string | undefined; policy: SignerPolicy }): Promise<AuditedAttestation[]> {
     const { db, accounts, attestations, trust } = this.deps;
     const repo = await accounts.findRepository(db, query.owner, query.repo);
-    if (!repo) throw new Error(`--repo: no repository ${query.owner}/${query.repo}`);
+    if (!repo) throw new Error(`--repo: no repository ${query.owner}/${query.repo} in this database (the attestations verified are the ones stored in orgsec, by #21)`);
     const records = await attestations.allBySubject(db, repo.id, query.digest, predicateFilterOf(query.predicateType));
     return records.map((record) => {
       const verdict = trust.verify(record.bundle);

@@ -18,6 +18,25 @@ export type TrustCheck =
   | 'trusted root' | 'certificate chain' | 'SCT' | 'transparency log entry' | 'signed entry timestamp'
   | 'checkpoint' | 'inclusion proof' | 'entry body' | 'timestamps' | 'signature';
 
+/** What a failed check means to someone deciding whether to trust the attestation, in a sentence's words. */
+const CHECK_MEANINGS: Readonly<Record<TrustCheck, string>> = {
+  'trusted root': 'it was not signed under a Sigstore root you trust (add that instance\'s roots with ATTESTATION_TRUSTED_ROOTS)',
+  'certificate chain': 'its signing certificate does not chain to a root you trust, or was not valid when it signed',
+  'SCT': 'its signing certificate was not logged by a certificate transparency log you trust',
+  'transparency log entry': 'it is not recorded in a transparency log you trust',
+  'signed entry timestamp': 'the transparency log\'s promise that it recorded the bundle does not check out: the bundle was altered, or comes from another log',
+  'checkpoint': 'the transparency log\'s checkpoint in the bundle does not check out: the bundle was altered after the log issued it, or comes from another log',
+  'inclusion proof': 'the proof that the transparency log holds the bundle does not check out: the bundle was altered, or comes from another log',
+  'entry body': 'the transparency log\'s record is of another signature or content than the bundle\'s',
+  'timestamps': 'no trusted time shows it was signed while its certificate was valid',
+  'signature': 'its signature does not match its content: the attestation was altered',
+};
+
+/** Why an attestation is not trusted, as a person reads it: what the failed check means, then the verifier's own words. */
+export function untrustedBecause(verdict: Pick<Verdict, 'check' | 'reason'>): string {
+  return verdict.check === null ? verdict.reason ?? 'not verified' : `${CHECK_MEANINGS[verdict.check]} (${verdict.reason})`;
+}
+
 /** Who signed, as the verified leaf certificate says (Fulcio's extensions). */
 export interface SignerIdentity {
   certificateIssuer: string | null;

@@ -157,9 +157,12 @@ export class WebhooksService {
 
   /** Where a hook may send (target-policy.ts), before anything is written: a 422 naming config.url. */
   private assertTarget(url: string): void {
-    const reason = forbiddenUrlReason(new URL(url), this.deps.allowPrivateTargets);
+    const target = new URL(url);
+    const reason = forbiddenUrlReason(target, this.deps.allowPrivateTargets);
     if (reason === null) return;
-    const message = `"config.url" ${reason}.`;
+    // Refused only for where it points: name the setting that allows it (an operator's, for local tries).
+    const bySetting = forbiddenUrlReason(target, true) === null ? ' The server allows such targets only when started with WEBHOOK_ALLOW_PRIVATE_TARGETS=on.' : '';
+    const message = `"config.url" ${reason}.${bySetting}`;
     throw new ValidationError(message, [{ resource: HOOK_INPUT.resource, field: 'config.url', code: 'invalid', message }]);
   }
 
