@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import depthLimit from 'graphql-depth-limit';
-import { GraphQLError, Kind, getNamedType, type DocumentNode, type GraphQLSchema, type SelectionNode, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, getNamedType, type DocumentNode, type GraphQLSchema, type SelectionNode, type ValidationContext, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_PAGE_SIZE } from './relay';
@@ -69,7 +69,39 @@ export const directiveLimit: ValidationRule = (context) => {
   };
 };
 
-export const validationRules: ValidationRule[] = [depthLimit(MAX_DEPTH), aliasLimit, directiveLimit];
+/** How a depth error names its operation. */
+export function depthMessage(operationName: string | undefined): string {
+  const which = operationName ? `Operation "${operationName}"` : 'The anonymous operation';
+  return `${which} exceeds the maximum depth of ${MAX_DEPTH}.`;
+}
+
+/**
+ * graphql-depth-limit's rule, with a message that names the operation (its own quotes the name,
+ * '' for an anonymous operation). The library runs once per operation, each seeing only that
+ * operation and the fragments, so the operation of every error is known without reading its
+ * message; one error per operation, at the first field past the limit.
+ */
+export const depthLimitRule: ValidationRule = (context) => {
+  const document = context.getDocument();
+  const fragments = document.definitions.filter((definition) => definition.kind === Kind.FRAGMENT_DEFINITION);
+  for (const operation of document.definitions) {
+    if (operation.kind !== Kind.OPERATION_DEFINITION) continue;
+    let reported = false;
+    const oneOperation: ValidationContext = Object.create(context, {
+      getDocument: { value: (): DocumentNode => ({ ...document, definitions: [operation, ...fragments] }) },
+      reportError: {
+        value: (error: GraphQLError) => {
+          if (!reported) context.reportError(new GraphQLError(depthMessage(operation.name?.value), { nodes: error.nodes ?? [operation] }));
+          reported = true;
+        },
+      },
+    });
+    depthLimit(MAX_DEPTH)(oneOperation);
+  }
+  return {};
+};
+
+export const validationRules: ValidationRule[] = [depthLimitRule, aliasLimit, directiveLimit];
 
 /**
  * Documents of more than MAX_TOKENS tokens are refused by the parser itself, which stops

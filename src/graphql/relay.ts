@@ -66,6 +66,8 @@ export interface Edge<T> {
 
 export interface Connection<T> {
   edges: Array<Edge<T>>;
+  /** The edges' nodes, for callers that need no cursors (as GitHub's connections offer). */
+  nodes: T[];
   pageInfo: PageInfo;
   totalCount: number;
 }
@@ -86,6 +88,9 @@ export function connectionOf<T extends object>(name: string, node: ClassType<T>,
     @Field(() => [edge ?? DefaultEdge], { description: 'The edges of this page.' })
     edges!: Array<Edge<T>>;
 
+    @Field(() => [node], { description: 'The items of this page (the edges\' nodes, without cursors).' })
+    nodes!: T[];
+
     @Field(() => PageInfo, { description: 'Where this page sits.' })
     pageInfo!: PageInfo;
 
@@ -105,6 +110,7 @@ export function toConnection<T, N>(
   const edges = page.items.map((item) => ({ cursor: cursorOf(item), node: nodeOf(item) }));
   return {
     edges,
+    nodes: edges.map((edge) => edge.node),
     totalCount,
     pageInfo: {
       hasNextPage: page.next !== undefined,

@@ -74,7 +74,7 @@ it(`runs an operation ${MAX_DEPTH} levels deep; one level more is refused`, asyn
   const steps = Array.from({ length: 3 * MAX_DEPTH }, (_, s) => s).find((s) => depthOf(chain(s, AT_LIMIT)) === MAX_DEPTH)!;
   expect(depthOf(chain(steps + 1, OVER_LIMIT))).toBe(MAX_DEPTH + 1);
   await expectRuns(chain(steps, AT_LIMIT));
-  await expectRefused(chain(steps + 1, OVER_LIMIT), { message: `'' exceeds maximum operation depth of ${MAX_DEPTH}`, code: 'GRAPHQL_VALIDATION_FAILED' });
+  await expectRefused(chain(steps + 1, OVER_LIMIT), { message: `The anonymous operation exceeds the maximum depth of ${MAX_DEPTH}.`, code: 'GRAPHQL_VALIDATION_FAILED' });
 });
 
 it(`runs an operation with ${MAX_ALIASES} aliases; one more is refused`, async () => {

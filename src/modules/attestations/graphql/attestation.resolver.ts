@@ -11,8 +11,9 @@ import { ATTESTATION_INPUT, attestationListChecks, createBody } from '../attesta
 import { serializeAttestation } from '../attestations.serializers';
 import { attestationCursor } from '../attestations.cursors';
 import type { AttestationRecord } from '../attestations.types';
+import type { SignerIdentity } from '../attestation-trust';
 import {
-  Attestation, AttestationArgs, AttestationConnection, AttestationSubject, AttestationVerification, CreateAttestationInput, CreateAttestationPayload,
+  Attestation, AttestationArgs, AttestationConnection, AttestationSigner, AttestationSubject, AttestationVerification, CreateAttestationInput, CreateAttestationPayload,
 } from './attestation.types';
 
 export function toAttestation(base: string, repo: RepositoryRecord, record: AttestationRecord): Attestation {
@@ -21,6 +22,12 @@ export function toAttestation(base: string, repo: RepositoryRecord, record: Atte
     id: encodeNodeId('Attestation', record.id), databaseId: record.id, bundle: record.bundle, predicateType: record.predicateType,
     bundleUrl: rest.bundle_url, initiator: record.initiatorLogin, repository: toRepository(base, repo), record,
   });
+}
+
+/** The signer's six fields, picked (a stored verdict is JSON); an instance, for the deprecated getters. */
+function toSigner(signer: SignerIdentity): AttestationSigner {
+  const { certificateIssuer, subjectAlternativeName, sourceRepositoryUri, sourceRepositoryOwnerUri, runnerEnvironment, workflowRef } = signer;
+  return Object.assign(new AttestationSigner(), { certificateIssuer, subjectAlternativeName, sourceRepositoryUri, sourceRepositoryOwnerUri, runnerEnvironment, workflowRef });
 }
 
 @Resolver(() => Repository)
@@ -48,18 +55,7 @@ export class AttestationSubjects {
   @FieldResolver(() => AttestationVerification, { description: 'The verdict against the trusted roots in force (the bundled Sigstore public-good root and ATTESTATION_TRUSTED_ROOTS), whatever ATTESTATION_VERIFICATION is.' })
   verification(@Root() attestation: Attestation, @Ctx() ctx: GraphQLContext): AttestationVerification {
     const { verified, reason, signer } = ctx.services.attestations.verificationOf(ctx.principal, attestation.record);
-    return {
-      verified,
-      reason,
-      signer: signer && {
-        certificate_issuer: signer.certificateIssuer,
-        subject_alternative_name: signer.subjectAlternativeName,
-        source_repository_uri: signer.sourceRepositoryUri,
-        source_repository_owner_uri: signer.sourceRepositoryOwnerUri,
-        runner_environment: signer.runnerEnvironment,
-        workflow_ref: signer.workflowRef,
-      },
-    };
+    return { verified, reason, signer: signer && toSigner(signer) };
   }
 }
 

@@ -4,6 +4,7 @@ import { ConnectionArgs, connectionOf } from '../../../graphql/relay';
 import { Node } from '../../accounts/graphql/node';
 import { Repository } from '../../accounts/graphql/account.types';
 import type { AttestationRecord } from '../attestations.types';
+import type { SignerIdentity } from '../attestation-trust';
 
 @ObjectType({ simpleResolvers: true, description: 'A subject an attestation is about.' })
 export class AttestationSubject {
@@ -11,16 +12,38 @@ export class AttestationSubject {
   @Field(() => String, { nullable: true, description: 'The subject\'s name, e.g. a file name.' }) name!: string | null;
 }
 
-// interfaces.md "Attestation trust" names the fields of the verdict in snake_case, as the REST
-// side of the original writes a signer's certificate summary: kept so here.
+// interfaces.md "Attestation trust" named the signer's fields in snake_case, as the REST side of
+// the original writes a certificate summary. The schema is camelCase everywhere else, so the
+// camelCase fields are the ones to use; the snake_case ones stay, deprecated, for existing callers.
+const useInstead = (field: string) => `Use \`${field}\` (the same value; the schema's fields are camelCase).`;
+
 @ObjectType({ simpleResolvers: true, description: 'Who signed an attestation, as its verified certificate says (Fulcio\'s extensions).' })
-export class AttestationSigner {
-  @Field(() => String, { nullable: true, description: 'The OIDC issuer the certificate names, e.g. https://token.actions.githubusercontent.com.' }) certificate_issuer!: string | null;
-  @Field(() => String, { nullable: true, description: 'The certificate\'s identity, e.g. the URI of the workflow that signed.' }) subject_alternative_name!: string | null;
-  @Field(() => String, { nullable: true, description: 'The repository the workflow ran in.' }) source_repository_uri!: string | null;
-  @Field(() => String, { nullable: true, description: 'The owner of that repository.' }) source_repository_owner_uri!: string | null;
-  @Field(() => String, { nullable: true, description: 'github-hosted or self-hosted.' }) runner_environment!: string | null;
-  @Field(() => String, { nullable: true, description: 'The git ref the workflow ran on (Fulcio\'s GitHub Workflow Ref), e.g. refs/heads/main.' }) workflow_ref!: string | null;
+export class AttestationSigner implements SignerIdentity {
+  @Field(() => String, { nullable: true, description: 'The OIDC issuer the certificate names, e.g. https://token.actions.githubusercontent.com.' }) certificateIssuer!: string | null;
+  @Field(() => String, { nullable: true, description: 'The certificate\'s identity, e.g. the URI of the workflow that signed.' }) subjectAlternativeName!: string | null;
+  @Field(() => String, { nullable: true, description: 'The repository the workflow ran in.' }) sourceRepositoryUri!: string | null;
+  @Field(() => String, { nullable: true, description: 'The owner of that repository.' }) sourceRepositoryOwnerUri!: string | null;
+  @Field(() => String, { nullable: true, description: 'github-hosted or self-hosted.' }) runnerEnvironment!: string | null;
+  @Field(() => String, { nullable: true, description: 'The git ref the workflow ran on (Fulcio\'s GitHub Workflow Ref), e.g. refs/heads/main.' }) workflowRef!: string | null;
+
+  // Getters, so each old name reads the one value its camelCase field holds.
+  @Field(() => String, { nullable: true, description: 'The OIDC issuer the certificate names.', deprecationReason: useInstead('certificateIssuer') })
+  get certificate_issuer(): string | null { return this.certificateIssuer; }
+
+  @Field(() => String, { nullable: true, description: 'The certificate\'s identity.', deprecationReason: useInstead('subjectAlternativeName') })
+  get subject_alternative_name(): string | null { return this.subjectAlternativeName; }
+
+  @Field(() => String, { nullable: true, description: 'The repository the workflow ran in.', deprecationReason: useInstead('sourceRepositoryUri') })
+  get source_repository_uri(): string | null { return this.sourceRepositoryUri; }
+
+  @Field(() => String, { nullable: true, description: 'The owner of that repository.', deprecationReason: useInstead('sourceRepositoryOwnerUri') })
+  get source_repository_owner_uri(): string | null { return this.sourceRepositoryOwnerUri; }
+
+  @Field(() => String, { nullable: true, description: 'github-hosted or self-hosted.', deprecationReason: useInstead('runnerEnvironment') })
+  get runner_environment(): string | null { return this.runnerEnvironment; }
+
+  @Field(() => String, { nullable: true, description: 'The git ref the workflow ran on.', deprecationReason: useInstead('workflowRef') })
+  get workflow_ref(): string | null { return this.workflowRef; }
 }
 
 @ObjectType({ simpleResolvers: true, description: 'An attestation\'s verdict against the trusted roots in force.' })

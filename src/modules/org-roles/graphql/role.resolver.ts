@@ -38,10 +38,11 @@ function offsetWindow(list: string, args: ConnectionArgs, total: number): { offs
   return { offset: after === undefined ? 0 : after + 1, limit: window.perPage };
 }
 
-function holdersConnection<T, E>(list: string, total: number, offset: number, items: T[], edgeOf: (item: T, cursor: string) => E): Connection<never> {
+function holdersConnection<T, E extends { node: unknown }>(list: string, total: number, offset: number, items: T[], edgeOf: (item: T, cursor: string) => E): Connection<never> {
   const edges = items.map((item, i) => edgeOf(item, offsetCursor(list, offset + i)));
   return {
     edges: edges as never,
+    nodes: edges.map((edge) => edge.node) as never,
     totalCount: total,
     pageInfo: {
       hasNextPage: offset + items.length < total, hasPreviousPage: offset > 0,
