@@ -31,6 +31,7 @@ import * as queueDependencySnapshots from './20261202090000_queue_dependency_sna
 import * as storeAdvisoryAlertJson from './20261204030000_store_advisory_alert_json';
 import * as coverAlertLists from './20261205200000_cover_alert_lists';
 import * as createAuditLog from './20261206060000_create_audit_log';
+import * as recordCoveredManifests from './20261208090000_record_covered_manifests';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -69,6 +70,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261204030000_store_advisory_alert_json', storeAdvisoryAlertJson],
   ['20261205200000_cover_alert_lists', coverAlertLists],
   ['20261206060000_create_audit_log', createAuditLog],
+  ['20261208090000_record_covered_manifests', recordCoveredManifests],
 ];
 
 /** A knex migration source over the list above. */

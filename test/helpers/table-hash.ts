@@ -9,7 +9,7 @@ const TABLES = [
   'organization_role_teams', 'tokens', 'token_repositories', 'enterprise_oidc_property_inclusions',
   'organization_oidc_property_inclusions', 'organization_oidc_subject_templates', 'repository_oidc_subject_templates',
   'advisories', 'advisory_vulnerabilities', 'dependency_alerts', 'dependency_alert_assignees', 'attestations', 'attestation_subjects',
-  'dependency_snapshots', 'dependency_snapshot_manifests', 'repository_current_snapshots', 'repository_dependencies',
+  'dependency_snapshots', 'dependency_snapshot_manifests', 'repository_current_snapshots', 'repository_dependencies', 'repository_covered_manifests',
   'dependency_bot_rules', 'dependency_bot_presets', 'webhooks', 'webhook_deliveries', 'webhook_delivery_attempts',
 ];
 

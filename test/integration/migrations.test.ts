@@ -21,7 +21,7 @@ const APP_TABLES = [
   'enterprise_members', 'enterprise_oidc_property_inclusions', 'enterprises', 'events', 'oidc_signing_keys',
   'organization_custom_properties', 'organization_members', 'organization_oidc_property_inclusions',
   'organization_oidc_subject_templates', 'organization_role_teams', 'organization_role_users', 'organization_roles',
-  'organizations', 'rate_limit_counters', 'repositories', 'repository_collaborators', 'repository_current_snapshots', 'repository_custom_property_values',
+  'organizations', 'rate_limit_counters', 'repositories', 'repository_collaborators', 'repository_covered_manifests', 'repository_current_snapshots', 'repository_custom_property_values',
   'repository_dependencies', 'repository_deployment_records', 'repository_oidc_subject_templates', 'repository_storage_records',
   'team_members', 'team_repositories', 'teams', 'token_repositories', 'tokens', 'webhook_deliveries', 'webhook_delivery_attempts', 'webhooks',
 ];
@@ -112,10 +112,10 @@ describe('migrations', () => {
   it('make every table answers are built from move data_versions when written (caches depend on it)', async () => {
     await migrateLatest(db);
     // Only the counters themselves, the rate-limit windows (written by every request, read by no answer)
-    // the webhook delivery queue (written by workers all the time; its reads are never cached) and the
-    // engine's dependency index (read by no answer; written only beside snapshot tables, which move them) and the
-    // audit log (its reads are never cached; retention deletes must not empty every cache) are left out.
-    const unversioned = ['data_versions', 'rate_limit_counters', 'webhook_deliveries', 'webhook_delivery_attempts', 'repository_dependencies', 'dependency_snapshot_queue', 'audit_log'];
+    // the webhook delivery queue (written by workers all the time; its reads are never cached), the
+    // engine's dependency index and covered manifests (read by no answer; written only beside snapshot
+    // tables, which move them) and the audit log (its reads are never cached; retention deletes must not empty every cache) are left out.
+    const unversioned = ['data_versions', 'rate_limit_counters', 'webhook_deliveries', 'webhook_delivery_attempts', 'repository_dependencies', 'repository_covered_manifests', 'dependency_snapshot_queue', 'audit_log'];
     expect([...DATA_TABLES].sort()).toEqual(APP_TABLES.filter((t) => !unversioned.includes(t)));
     const triggered = db.dialect === 'postgres'
       ? (await db.knex('information_schema.triggers').where('trigger_schema', db.schema!).distinct('event_object_table as t')).map((r) => r.t)

@@ -29,7 +29,9 @@ const factsOf = (advisories: AdvisoryTraits[] = [advisory(1)], rows: Vulnerabili
 const none: TriagePolicy = () => null;
 const rule: TriagePolicy = () => ({ kind: 'rule', ruleId: 7, action: 'dismiss' });
 const keyed = (...findings: Finding[]) => raisingFindings(findings, new Map([[1, advisory(1)], [2, advisory(2)]]));
-const plan = (o: Partial<PlanningInput>): Plan[] => planTransitions({ alerts: [], findings: new Map(), hasSnapshot: true, facts: factsOf(), policy: none, reopened: undefined, ...o });
+/** The manifests the tests' snapshots cover, unless a test says otherwise. */
+const covered = new Set(['package-lock.json', 'b/package-lock.json', 'c/package-lock.json']);
+const plan = (o: Partial<PlanningInput>): Plan[] => planTransitions({ alerts: [], findings: new Map(), coveredManifests: covered, facts: factsOf(), policy: none, reopened: undefined, ...o });
 /** Each plan as (alert number or the new finding's row, steps' actions, refresh). */
 const summary = (plans: Plan[]) => plans.map((p) => [p.alert?.number ?? `new ${p.finding!.vulnerabilityId}`, p.steps.map((s) => s.action), p.refresh]);
 
@@ -111,10 +113,17 @@ describe('the engine\'s plans', () => {
     expect(plans[0]!.steps[0]!.autoDismissedBy).toBe('withdrawal');
   });
 
-  it('without a snapshot, neither fixes nor reintroduces alerts, but still triages them', () => {
+  it('without a covered manifest, neither fixes nor reintroduces alerts, but still triages them', () => {
     const alerts = [alert(), alert({ id: 101, number: 2, state: 'fixed' })];
-    expect(summary(plan({ alerts, hasSnapshot: false }))).toEqual([[1, [], {}], [2, [], {}]]);
-    expect(summary(plan({ alerts, hasSnapshot: false, policy: rule }))).toEqual([[1, ['auto_dismissed'], {}], [2, [], {}]]);
+    expect(summary(plan({ alerts, coveredManifests: new Set() }))).toEqual([[1, [], {}], [2, [], {}]]);
+    expect(summary(plan({ alerts, coveredManifests: new Set(), policy: rule }))).toEqual([[1, ['auto_dismissed'], {}], [2, [], {}]]);
+  });
+
+  it('settles only the alerts of covered manifests: one of a manifest no snapshot covered stands, triaged', () => {
+    const alerts = [alert(), alert({ id: 101, number: 2, manifestPath: 'Gemfile.lock' }), alert({ id: 102, number: 3, manifestPath: 'Gemfile.lock', state: 'fixed' })];
+    expect(summary(plan({ alerts }))).toEqual([[1, ['fixed'], {}], [2, [], {}], [3, [], {}]]);
+    expect(summary(plan({ alerts, policy: rule }))).toEqual([[1, ['fixed'], {}], [2, ['auto_dismissed'], {}], [3, [], {}]]);
+    expect(summary(plan({ alerts, coveredManifests: new Set([...covered, 'Gemfile.lock']) }))).toEqual([[1, ['fixed'], {}], [2, ['fixed'], {}], [3, [], {}]]);
   });
 
   it('refreshes only the columns that differ, a stored 0 or 1 being the same as false or true', () => {
@@ -141,8 +150,8 @@ describe('the engine\'s plans', () => {
     const rows = [row(9, 2, { hasPatch: false }), row(10, 1, { packageName: 'other', hasPatch: false }), row(11, 1, { hasPatch: true }), row(12, 1, { hasPatch: false })];
     const facts = factsOf([advisory(1), advisory(2)], rows);
     const declared = alert({ vulnerabilityId: null });
-    expect(summary(plan({ alerts: [declared], hasSnapshot: false, facts, policy: untilPatch }))).toEqual([[1, [], { has_patch: true }]]);
-    expect(summary(plan({ alerts: [alert({ vulnerabilityId: 12 })], hasSnapshot: false, facts, policy: untilPatch }))).toEqual([[1, ['auto_dismissed'], {}]]);
+    expect(summary(plan({ alerts: [declared], coveredManifests: new Set(), facts, policy: untilPatch }))).toEqual([[1, [], { has_patch: true }]]);
+    expect(summary(plan({ alerts: [alert({ vulnerabilityId: 12 })], coveredManifests: new Set(), facts, policy: untilPatch }))).toEqual([[1, ['auto_dismissed'], {}]]);
     expect(seen.map((f) => f.hasPatch)).toEqual([true, false]);
   });
 });

@@ -7,7 +7,7 @@ import type { TriagePolicies, TriagePolicy } from '../auto-triage/triage-policy'
 import type { AlertEvent, AlertEvents, EventRow } from '../dependency-alerts/alert-events';
 import { transitionChanges } from '../dependency-alerts/alert-lifecycle';
 import type { AlertChanges } from '../dependency-alerts/alerts.store';
-import { currentDependencies } from '../dependency-graph/current-dependencies';
+import { currentDependencies, manifestPathOf } from '../dependency-graph/current-dependencies';
 import type { SnapshotInput } from '../dependency-graph/dependency-graph.types';
 import type { DependencySnapshotsStore } from '../dependency-graph/dependency-snapshots.store';
 import { matchFindings, matchable, raisingFindings, rowIdsByPackage, type Finding } from './alert-findings';
@@ -22,14 +22,18 @@ import { ENGINE_ACTOR } from '../audit-log/audit-actors';
 // the (ecosystem, normalized name) index against reviewed and malware advisories by the
 // version engine, give the findings, one per (advisory, package, manifest path); the
 // repository's alerts are brought in line with them, each transition written with its event.
-// A repository without an applied snapshot keeps the alerts a world file declared: they are
-// triaged and follow withdrawals, but only a snapshot fixes or creates alerts.
+// Only a snapshot fixes or creates alerts, and it settles only the alerts of the manifests it
+// covers: an alert of a manifest no applied snapshot has covered keeps the state a world file
+// declared (it is triaged and follows withdrawals); one of a manifest covered before and gone
+// since is fixed (repository_covered_manifests keeps which paths were covered).
 // This file locks, reads and writes; what to do is decided by pure code: the findings
 // (alert-findings.ts), the plans (alert-planning.ts) and the lifecycle they follow
 // (dependency-alerts/alert-lifecycle.ts).
 
 /** A policy that matches nothing: for a repository the policies did not answer. */
 const NO_TRIAGE: TriagePolicy = () => null;
+/** The manifests of a repository no applied snapshot has covered any of. */
+const NONE_COVERED: ReadonlySet<string> = new Set();
 
 export interface AlertEngineDeps {
   snapshots: DependencySnapshotsStore;
@@ -85,14 +89,14 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
     const policies = await this.deps.policies.forRepositories(trx, locked);
     const alerts = new Map<number, EngineAlert[]>();
     for (const alert of await store.alertsOfAdvisories(trx, advisoryIds)) (alerts.get(alert.repoId) ?? alerts.set(alert.repoId, []).get(alert.repoId)!).push(alert);
-    const withSnapshots = await snapshots.repositoriesWithManifests(trx, locked);
+    const covered = await snapshots.coveredManifestPaths(trx, locked);
     const rowsByPackage = rowIdsByPackage(vulnerabilities);
     const ranges = await this.deps.ranges(trx, vulnerabilities.map((v) => v.id));
     const evaluations = locked.map((repoId): Evaluation => {
       const matched = matchFindings(held.get(repoId) ?? [], rowsByPackage, ranges);
       const facts = new AdvisoryFacts(advisories, vulnerabilities, owners.get(repoId)!.ownerId);
       const plans = planTransitions({
-        alerts: alerts.get(repoId) ?? [], findings: raisingFindings(matched, advisories), hasSnapshot: withSnapshots.has(repoId), facts, policy: policies.get(repoId) ?? NO_TRIAGE, reopened: undefined,
+        alerts: alerts.get(repoId) ?? [], findings: raisingFindings(matched, advisories), coveredManifests: covered.get(repoId) ?? NONE_COVERED, facts, policy: policies.get(repoId) ?? NO_TRIAGE, reopened: undefined,
       });
       return { repoId, plans, facts };
     });
@@ -122,14 +126,27 @@ export class AlertEngine implements AlertReevaluation, AdvisoryReevaluation, Sna
   ): Promise<Evaluation> {
     const { store, snapshots } = this.deps;
     const contributions = applied === undefined ? await snapshots.currentContributions(trx, repoId) : await snapshots.contributionsAfter(trx, repoId, applied);
-    const hasSnapshot = contributions.length > 0;
     const dependencies = matchable(currentDependencies(contributions));
     if (applied !== undefined) await this.deps.dependencyIndex.sync(trx, repoId, dependencies);
+    const coveredManifests = await this.coveredManifests(trx, repoId, applied?.input);
     const matched = await this.findings(trx, dependencies);
     const all = await store.alertsOf(trx, repoId);
     const advisories = await this.deps.advisories.traitsByIds(trx, [...all.map((a) => a.advisoryId), ...matched.map((f) => f.advisoryId)]);
     const facts = new AdvisoryFacts(advisories, await this.deps.advisories.vulnerabilityTraitsOf(trx, [...advisories.keys()]), ownerId);
-    return { repoId, plans: planTransitions({ alerts: all, findings: raisingFindings(matched, advisories), hasSnapshot, facts, policy, reopened }), facts };
+    return { repoId, plans: planTransitions({ alerts: all, findings: raisingFindings(matched, advisories), coveredManifests, facts, policy, reopened }), facts };
+  }
+
+  /**
+   * The manifest paths a (locked) repository's applied snapshots have covered; with `applied`,
+   * the paths of the snapshot just applied are recorded first (those not recorded yet).
+   */
+  private async coveredManifests(trx: Knex.Transaction, repoId: number, applied: SnapshotInput | undefined): Promise<ReadonlySet<string>> {
+    const { snapshots } = this.deps;
+    const covered = (await snapshots.coveredManifestPaths(trx, [repoId])).get(repoId) ?? new Set<string>();
+    if (applied === undefined) return covered;
+    const added = [...new Set(applied.manifests.map(manifestPathOf))].filter((path) => !covered.has(path));
+    await snapshots.recordCoveredManifestPaths(trx, repoId, added);
+    return new Set([...covered, ...added]);
   }
 
   /**

@@ -23,8 +23,12 @@ export interface PlanningInput {
   alerts: readonly EngineAlert[];
   /** The raising findings by key (raisingFindings). */
   findings: ReadonlyMap<string, Finding>;
-  /** The repository has an applied snapshot: only then are alerts fixed or created. */
-  hasSnapshot: boolean;
+  /**
+   * The manifest paths the repository's applied snapshots have covered: an alert of one of them
+   * without a finding is no longer vulnerable (upgraded, removed, or its manifest gone); an
+   * alert of another manifest stands as declared.
+   */
+  coveredManifests: ReadonlySet<string>;
   facts: AdvisoryFacts;
   policy: TriagePolicy;
   /** Only this alert, just reopened by a person, is planned. */
@@ -39,11 +43,11 @@ function differing<T extends object>(current: T, next: Partial<T>): Partial<T> {
 
 /**
  * The plans of one repository: every alert against the findings, then the findings no alert
- * has. Without an applied snapshot the alerts stand as they are (triaged, never fixed or
- * created); `reopened`: only that alert is planned.
+ * has. An alert of a manifest no applied snapshot has covered stands as it is (triaged, never
+ * fixed); `reopened`: only that alert is planned.
  */
 export function planTransitions(input: PlanningInput): Plan[] {
-  const { findings, hasSnapshot, facts, policy, reopened } = input;
+  const { findings, coveredManifests, facts, policy, reopened } = input;
   const plans: Plan[] = [];
   const claimed = new Set<string>();
   for (const alert of input.alerts) {
@@ -51,7 +55,8 @@ export function planTransitions(input: PlanningInput): Plan[] {
     // A finding belongs to one alert: the lowest-numbered (a world file may declare it twice).
     const finding = claimed.has(key) ? undefined : findings.get(key);
     if (finding) claimed.add(key);
-    const vulnerable = hasSnapshot ? finding !== undefined : alert.state !== 'fixed';
+    // A snapshot settles only the alerts of the manifests it covers (interfaces.md Part 2).
+    const vulnerable = finding !== undefined || (!coveredManifests.has(alert.manifestPath) && alert.state !== 'fixed');
     const verdict = facts.verdict(alert, finding, vulnerable);
     const refresh = differing<RefreshedColumns>({ ...alert.copies, scope: alert.scope, relationship: alert.relationship, vulnerability_id: alert.vulnerabilityId }, {
       ...facts.copies(alert.advisoryId, verdict.facts.hasPatch),

@@ -1,6 +1,11 @@
 import type { CurrentDependency } from './dependency-graph.types';
 import type { ContributedPackage, SnapshotContribution, StoredPackage } from './dependency-snapshots.store';
 
+/** The path alerts of a manifest's dependencies name: its `file.source_location`, else its name. */
+export function manifestPathOf(manifest: { name: string; sourceLocation: string | null }): string {
+  return manifest.sourceLocation ?? manifest.name;
+}
+
 /**
  * The current dependency set of a repository from its current snapshots (reference.md Part 2):
  * contributions come ordered by correlator, then detector. A manifest name belongs to the
@@ -17,7 +22,7 @@ export function currentDependencies(contributions: ReadonlyArray<SnapshotContrib
     for (const manifest of contribution.manifests) {
       let owner = owners.get(manifest.name);
       if (owner === undefined) {
-        owner = { detectorName: contribution.detectorName, manifestPath: manifest.sourceLocation ?? manifest.name, packageUrls: new Set() };
+        owner = { detectorName: contribution.detectorName, manifestPath: manifestPathOf(manifest), packageUrls: new Set() };
         owners.set(manifest.name, owner);
       } else if (owner.detectorName !== contribution.detectorName) {
         continue;

@@ -45,7 +45,7 @@ export interface ContributedPackage {
   dependencies: string[];
 }
 
-/** Snapshots as submitted, and which one is current per (correlator, detector). */
+/** Snapshots as submitted, which one is current per (correlator, detector), and which manifests applied ones covered. */
 export class DependencySnapshotsStore {
   /** The branch whose snapshots are applied (refs/heads/<default_branch>). */
   async defaultBranchOf(db: Executor, repoId: number): Promise<string> {
@@ -184,13 +184,26 @@ export class DependencySnapshotsStore {
     return contributions;
   }
 
-  /** Those of these repositories whose current snapshots describe at least one manifest (as currentContributions finds them). */
-  async repositoriesWithManifests(db: Executor, repoIds: readonly number[]): Promise<Set<number>> {
-    const ids = new Set<number>();
+  /**
+   * The manifest paths the applied snapshots of these repositories have covered
+   * (repository_covered_manifests); a repository that has none is absent.
+   */
+  async coveredManifestPaths(db: Executor, repoIds: readonly number[]): Promise<Map<number, Set<string>>> {
+    const byRepo = new Map<number, Set<string>>();
     for (const chunk of chunksOf([...new Set(repoIds)], CHUNK)) {
-      for (const row of await currentManifests(db).whereIn('c.repo_id', chunk).distinct('c.repo_id')) ids.add(Number(row.repo_id));
+      for (const row of await db('repository_covered_manifests').whereIn('repo_id', chunk).select('repo_id', 'manifest_path')) {
+        const repoId = Number(row.repo_id);
+        (byRepo.get(repoId) ?? byRepo.set(repoId, new Set()).get(repoId)!).add(row.manifest_path);
+      }
     }
-    return ids;
+    return byRepo;
+  }
+
+  /** Records manifest paths an applied snapshot covers, not recorded yet (the caller holds the repository's lock). */
+  async recordCoveredManifestPaths(db: Executor, repoId: number, manifestPaths: readonly string[]): Promise<void> {
+    for (const chunk of chunksOf(manifestPaths, CHUNK)) {
+      await db('repository_covered_manifests').insert(chunk.map((manifestPath) => ({ repo_id: repoId, manifest_path: manifestPath })));
+    }
   }
 }
 

@@ -63,7 +63,7 @@ const BULK_WRITE_ROWS = 10_000;
 // organization roles (org_id null) are part of the schema, not of a world.
 const WORLD_TABLES = [
   'webhook_delivery_attempts', 'webhook_deliveries', 'webhooks', 'events', 'dependency_bot_rules', 'dependency_bot_presets',
-  'repository_dependencies', 'repository_current_snapshots', 'dependency_snapshot_queue', 'dependency_snapshot_manifests', 'dependency_snapshots',
+  'repository_dependencies', 'repository_covered_manifests', 'repository_current_snapshots', 'dependency_snapshot_queue', 'dependency_snapshot_manifests', 'dependency_snapshots',
   'attestation_subjects', 'attestations', 'dependency_alert_assignees', 'dependency_alerts', 'advisory_vulnerabilities', 'advisories',
   'repository_oidc_subject_templates', 'organization_oidc_subject_templates', 'organization_oidc_property_inclusions',
   'enterprise_oidc_property_inclusions', 'token_repositories', 'tokens', 'organization_role_teams', 'organization_role_users',
