@@ -14,6 +14,8 @@ import { createMetrics } from './observability/metrics';
 import { versionsRoutes } from './http/versions.routes';
 import { withinRequest } from './http/request-log';
 import { rootRoutes } from './http/root.routes';
+import { pageRoutes } from './pages/pages.routes';
+import { signInRoutes } from './pages/sign-in.routes';
 import type { Logger } from './logger';
 import { lazyGraphQLMiddleware } from './graphql/lazy-middleware';
 import { API_V3_PATH, LAYOUT_GRAPHQL_PATH, apiBase } from './http/api-base';
@@ -95,6 +97,12 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
     bindRequestServices(services, () => true), answerJsonToRestClients, serveCachedGraphQLResponses(gate, metrics.graphql.countCachedAnswer),
     lazyGraphQLMiddleware(services, logger, { explorer: graphqlExplorer, plugins: [metrics.graphql.plugin] }), graphqlTransportErrors(logger));
 
+  // The pages' sign-in form posts a form body, which the API's JSON parser refuses: its own
+  // chain, on paths no API route has, counted like the API (a guessed token spends the budget).
+  const signIn = signInRoutes([...identified, rateLimit(services.rateLimiter, 'core'), withinRequest, bindRequestServices(services, (req) => req.method === 'GET')], logger);
+  app.use(API_V3_PATH, signIn);
+  app.use(signIn);
+
   const api = Router();
   // POSTs that write nothing (catalogue readsOnly: a token mint, a preview) are neither counted as
   // writes nor kept from the caches: they read at the request's versions, as GETs do.
@@ -112,7 +120,7 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(requireValidCredentials);
   // A read answered before, for the same caller and data, is answered again here; a miss is recorded by respond.ts.
   api.use(gate.restReads);
-  api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer }));
+  api.use(versionsRoutes(), rootRoutes({ graphiql: graphqlExplorer, oidcIssuerPath: services.oidcIssuer.path }));
   // The alert lists first: they are what clients poll, and no two modules share a path.
   api.use(dependencyAlertsRoutes());
   api.use(vexRoutes());
@@ -126,13 +134,15 @@ export async function createApp({ services, logger, trustProxy = false, graphqlE
   api.use(autoTriageRoutes());
   api.use(webhooksRoutes());
   api.use(auditLogRoutes());
-  api.use(unknownRoute);
 
   // The REST API at the root and under /api/v3 (the enterprise-server layout); URLs in
-  // bodies and Link headers keep the prefix the request used.
+  // bodies and Link headers keep the prefix the request used. After the API's routes, the
+  // pages every html_url opens (src/pages): the API wins any path both could take, and a page
+  // request has come through the API's chain (identified, counted, services bound) like any other.
   // (Two mounts: Express 5 does not match '/' inside a path array.)
-  app.use(API_V3_PATH, api);
-  app.use(api);
+  const pages = pageRoutes(logger);
+  app.use(API_V3_PATH, api, pages, unknownRoute);
+  app.use(api, pages, unknownRoute);
   app.use(errorMiddleware(logger));
   // A read served before, for the same caller and data: served again before routing.
   // CORS headers go on first, so every response carries them, and preflights end there.

@@ -39,7 +39,7 @@ if (process.env.TEST_DATABASE_URL) {
     displayName: 'postgres',
     globals: { TEST_DIALECT: 'postgres' },
     // Pure logic, configuration checks, the start banner and the browsers do not depend on the database: once is enough.
-    testPathIgnorePatterns: ['/node_modules/', '/test/faults/', '/test/unit/', '/test/cli/config.test.ts', '/test/cli/serve-banner.test.ts', '/test/e2e/browser.test.ts', '/test/e2e/cross-origin.test.ts'],
+    testPathIgnorePatterns: ['/node_modules/', '/test/faults/', '/test/unit/', '/test/cli/config.test.ts', '/test/cli/serve-banner.test.ts', '/test/e2e/browser.test.ts', '/test/e2e/pages-browser.test.ts', '/test/e2e/cross-origin.test.ts'],
   });
 } else {
   console.log('PostgreSQL run skipped: set TEST_DATABASE_URL=postgres://... to run every database test against PostgreSQL as well.');

@@ -42,8 +42,8 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/** The failure as a domain error and its HTTP rendering; anything unknown is logged once. */
-function renderFailure(logger: Logger, error: unknown, req: Request, res: Response) {
+/** The failure as a domain error and its HTTP rendering; anything unknown is logged once (the JSON body here, the html_url pages' in src/pages). */
+export function renderFailure(logger: Logger, error: unknown, req: Request, res: Response) {
   const cause = fromRequestFailure(error) ?? translateDriverError(error);
   const rendered = toHttpError(cause, documentationUrl(res.locals.apiBase, res.locals.operation));
   // A 503 is the service saying "not now" (a full queue, the database away): worth a warning, not a stack.

@@ -2,6 +2,7 @@ import { Router, type Response } from 'express';
 import { OPERATIONS, type OperationName } from '../operations';
 import { API_V3_PATH } from './api-base';
 import { apiBaseOf } from './locals';
+import { escapeHtml } from '../pages/html';
 import { sendJson, sendText } from './respond';
 
 // GET / (and /api/v3/): where clients start, as the original's root ("meta/root") answers:
@@ -21,15 +22,25 @@ const OPERATION_LINKS: Record<string, OperationName> = {
   organization_dependency_alerts_url: 'listOrgDependencyAlerts',
   repository_dependency_alerts_url: 'listRepoDependencyAlerts',
   repository_dependency_alert_url: 'getDependencyAlert',
+  advisories_url: 'listGlobalAdvisories',
+  advisory_url: 'getGlobalAdvisory',
+  repository_dependency_snapshots_url: 'createDependencySnapshot',
+  repository_sbom_url: 'getDependencySbom',
+  organization_hooks_url: 'listOrgWebhooks',
+  repository_hooks_url: 'listRepoWebhooks',
+  organization_dependency_bot_rules_url: 'listOrgDependencyBotRules',
+  repository_dependency_bot_rules_url: 'listRepoDependencyBotRules',
 };
 
 export interface RootOptions {
   /** GraphiQL is served (GRAPHQL_EXPLORER on). */
   graphiql: boolean;
+  /** Where this server serves the OIDC issuer's discovery document and JWKS ('' at the root): OidcIssuer.path. */
+  oidcIssuerPath: string;
 }
 
 /** The links, absolute, for a request whose API base (origin and mount path) is `base`. */
-export function rootLinks(base: string, { graphiql }: RootOptions): Record<string, string> {
+export function rootLinks(base: string, { graphiql, oidcIssuerPath }: RootOptions): Record<string, string> {
   const origin = new URL(base).origin;
   // The enterprise-server layout pairs /api/v3 with /api/graphql (and /api/graphiql/).
   const graphql = `${origin}${base.endsWith(API_V3_PATH) ? '/api/graphql' : '/graphql'}`;
@@ -41,12 +52,13 @@ export function rootLinks(base: string, { graphiql }: RootOptions): Record<strin
   links.docs_url = `${base}/docs/`;
   links.versions_url = `${base}/versions`;
   links.health_url = `${origin}/healthz`;
+  // Outside the API, at the origin (app.ts): the Prometheus metrics, the OIDC issuer's discovery document.
+  links.metrics_url = `${origin}/metrics`;
+  links.oidc_discovery_url = `${origin}${oidcIssuerPath}/.well-known/openid-configuration`;
   return links;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function rootPage(links: Record<string, string>): string {
+function rootPage(links: Record<string, string>, signInUrl: string): string {
   const rows = Object.entries(links).map(([name, url]) => {
     // A template (braces) is shown, not linked: it is not a page until filled in.
     const shown = url.includes('{') ? `<code>${escapeHtml(url)}</code>` : `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`;
@@ -66,6 +78,7 @@ function rootPage(links: Record<string, string>): string {
   <h1>orgsec API</h1>
   <p>Organization roles, Actions OIDC customization, attestations and dependency alerts, over REST and GraphQL.
     Send <code>Authorization: Bearer &lt;your token&gt;</code>; clients get these links as JSON from this same URL.</p>
+  <p>Every <code>html_url</code> in an answer is a page here; <a href="${escapeHtml(signInUrl)}">sign in</a> with a token to read the private ones in a browser.</p>
   <table>
 ${rows.join('\n')}
   </table>
@@ -78,7 +91,7 @@ function sendRoot(res: Response, options: RootOptions): void {
   const links = rootLinks(apiBaseOf(res), options);
   // A browser names text/html; clients (Octokit's application/vnd.github+json, */*, none) get JSON.
   if (res.req.accepts(['application/json', 'text/html']) === 'text/html') {
-    sendText(res, 200, 'text/html; charset=utf-8', rootPage(links));
+    sendText(res, 200, 'text/html; charset=utf-8', rootPage(links, `${apiBaseOf(res)}/sign-in`));
     return;
   }
   sendJson(res, 200, links);

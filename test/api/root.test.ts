@@ -45,12 +45,22 @@ describe.each([
       organization_dependency_alerts_url: `${api()}/orgs/{org}/dependency-bot/alerts`,
       repository_dependency_alerts_url: `${api()}/repos/{owner}/{repo}/dependency-bot/alerts`,
       repository_dependency_alert_url: `${api()}/repos/{owner}/{repo}/dependency-bot/alerts/{alert_number}`,
+      advisories_url: `${api()}/advisories`,
+      advisory_url: `${api()}/advisories/{svcsa_id}`,
+      repository_dependency_snapshots_url: `${api()}/repos/{owner}/{repo}/dependency-graph/snapshots`,
+      repository_sbom_url: `${api()}/repos/{owner}/{repo}/dependency-graph/sbom`,
+      organization_hooks_url: `${api()}/orgs/{org}/hooks`,
+      repository_hooks_url: `${api()}/repos/{owner}/{repo}/hooks`,
+      organization_dependency_bot_rules_url: `${api()}/orgs/{org}/dependency-bot/rules`,
+      repository_dependency_bot_rules_url: `${api()}/repos/{owner}/{repo}/dependency-bot/rules`,
       graphql_url: `${t.url}${graphql}`,
       graphiql_url: `${t.url}${graphiql}`,
       openapi_url: `${api()}/openapi.json`,
       docs_url: `${api()}/docs/`,
       versions_url: `${api()}/versions`,
       health_url: `${t.url}/healthz`,
+      metrics_url: `${t.url}/metrics`,
+      oidc_discovery_url: `${t.url}/oidc/.well-known/openid-configuration`,
     });
   });
 

@@ -1,5 +1,6 @@
 import { encodeNodeId } from '../../shared/node-id';
 import type { OrganizationRecord, RepositoryRecord, TeamRecord, UserRecord } from './accounts.types';
+import { htmlUrls } from '../../shared/html-urls';
 
 // REST shapes of spec §2.2–2.4. URL fields are built from the request's own API base.
 
@@ -18,7 +19,7 @@ export function serializeUserSummary(base: string, user: Pick<UserRecord, 'id' |
     avatar_url: avatarUrl(base, user.id),
     gravatar_id: '',
     url,
-    html_url: `${base}/${user.login}`,
+    html_url: htmlUrls.account(base, user.login),
     followers_url: `${url}/followers`,
     following_url: `${url}/following{/other_user}`,
     gists_url: `${url}/gists{/gist_id}`,
@@ -66,7 +67,7 @@ function teamFields(base: string, orgLogin: string, team: TeamRecord) {
     id: team.id,
     node_id: encodeNodeId('Team', team.id),
     url,
-    html_url: `${base}/orgs/${orgLogin}/teams/${team.slug}`,
+    html_url: htmlUrls.team(base, orgLogin, team.slug),
     name: team.name,
     slug: team.slug,
     description: team.description,
@@ -109,7 +110,7 @@ export function serializeRepositorySummary(base: string, repo: RepositoryRecord)
     full_name: fullName,
     owner: serializeUserSummary(base, { id: repo.ownerId, login: repo.ownerLogin, type: repo.ownerType, siteAdmin: repo.ownerSiteAdmin }),
     private: repo.isPrivate,
-    html_url: `${base}/${fullName}`,
+    html_url: htmlUrls.repository(base, repo.ownerLogin, repo.name),
     description: repo.description,
     fork: repo.fork,
     url,

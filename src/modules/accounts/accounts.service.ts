@@ -50,6 +50,19 @@ export class AccountsService {
     return team;
   }
 
+  /**
+   * A team's page (src/pages): authorized as the answer that links to it, a role's team list
+   * (listOrgRoleTeams), so whoever was given its html_url may open it; missing or hidden: 404.
+   */
+  async readableTeam(principal: Principal, orgLogin: string, slug: string): Promise<{ org: OrganizationRecord; team: TeamRecord; parent: TeamRecord | undefined }> {
+    const { db, accounts, lookups } = this.deps;
+    const org = await lookups.org(db, principal, 'listOrgRoleTeams', orgLogin);
+    const team = await accounts.findTeamBySlug(db, org.id, slug);
+    if (!team) throw new NotFoundError();
+    const parent = team.parentId === null ? undefined : (await accounts.findTeamsByIds(db, [team.parentId]))[0];
+    return { org, team, parent };
+  }
+
   async usersByIds(_principal: Principal, ids: readonly number[]): Promise<Map<number, UserRecord>> {
     return new Map((await this.deps.accounts.findAccountsByIds(this.deps.db, ids)).map((user) => [user.id, user]));
   }

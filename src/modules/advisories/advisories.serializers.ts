@@ -1,4 +1,5 @@
 import type { AdvisoryRecord, AdvisoryVulnerability, GlobalAdvisory, GlobalVulnerability } from './advisories.types';
+import { htmlUrls } from '../../shared/html-urls';
 
 // The advisory's REST shapes (advisories.responses.ts): spec §2.9 as alerts and security_advisory
 // events show it; the global advisory, with the global list's `first_patched_version` as a
@@ -37,7 +38,7 @@ export function serializeAdvisory(a: AdvisoryRecord) {
 
 /** The advisory's own URLs, under the base the request used. */
 export function advisoryUrls(base: string, svcsaId: string) {
-  return { url: `${base}/advisories/${svcsaId}`, html_url: `${base}/advisories/${svcsaId}/view` };
+  return { url: `${base}/advisories/${svcsaId}`, html_url: htmlUrls.advisory(base, svcsaId) };
 }
 
 function serializeGlobalVulnerability(v: GlobalVulnerability) {

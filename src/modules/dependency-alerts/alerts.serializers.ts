@@ -5,6 +5,7 @@ import type { RepositoryRecord, UserRecord } from '../accounts/accounts.types';
 import type { BatchLookup } from '../../cache/cached-batch';
 import { alertJsonViews, vulnerabilityOf } from './alert-views';
 import type { AlertJsonView, AlertKey, AlertRecord, AlertReferences } from './alerts.types';
+import { htmlUrls } from '../../shared/html-urls';
 
 // REST shapes of spec §2.8 and §2.10 with reference.md's additions (the advisory's, §2.9, is
 // advisories.serializers.ts's, stored with the advisory: advisory-alert-json.ts); every field
@@ -30,7 +31,7 @@ export function alertUrls(base: string, view: { alert: Pick<AlertRecord, 'number
   const repoPath = `${repository.ownerLogin}/${repository.name}`;
   return {
     url: `${base}/repos/${repoPath}/dependency-bot/alerts/${alert.number}`,
-    html_url: `${base}/${repoPath}/security/dependency-bot/${alert.number}`,
+    html_url: htmlUrls.alert(base, repository.ownerLogin, repository.name, alert.number),
   };
 }
 

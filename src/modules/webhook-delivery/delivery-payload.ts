@@ -4,6 +4,7 @@ import { serializeOrganizationSummary, serializeRepositorySummary, serializeUser
 import type { AccountsStore } from '../accounts/accounts.store';
 import type { EnterpriseRecord } from '../accounts/accounts.types';
 import type { ClaimedDelivery } from './delivery.store';
+import { htmlUrls } from '../../shared/html-urls';
 
 // The body of a delivery, built when it is sent (reference.md Part 2 "Webhook payloads"):
 // `{action, <event's object>, repository, organization, enterprise?, sender}`. The event row
@@ -18,7 +19,7 @@ const BOT = { id: 49699333, login: 'dependency-bot[bot]' };
 export function serializeBotSender(base: string) {
   return {
     ...serializeUserSummary(base, { id: BOT.id, login: BOT.login, type: 'User', siteAdmin: false }),
-    html_url: `${base}/apps/dependency-bot`,
+    html_url: htmlUrls.app(base),
     type: 'Bot',
   };
 }
@@ -30,7 +31,7 @@ export function serializeEnterpriseSummary(base: string, enterprise: EnterpriseR
     name: enterprise.name,
     node_id: encodeNodeId('Enterprise', enterprise.id),
     avatar_url: `${base}/avatars/e/${enterprise.id}`,
-    html_url: `${base}/enterprises/${enterprise.slug}`,
+    html_url: htmlUrls.enterprise(base, enterprise.slug),
   };
 }
 
