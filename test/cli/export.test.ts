@@ -7,6 +7,7 @@ import { openDatabase } from '../../src/database/connection';
 import { migrateLatest } from '../../src/database/migrate';
 import { apiClient } from '../durability/api-client';
 import { stopIfRunning } from '../durability/server-process';
+import { withoutIssueMarks } from '../helpers/document-marks';
 import { sharedDatabase, startInstance, type SharedDatabase } from '../helpers/instances';
 import { DEMO_OWNER_TOKEN, OPERATIONS, demoWorld, recordDemoDeliveries, sampleUrl } from '../helpers/operations';
 import { plannerRows } from '../helpers/planner-rows';
@@ -30,11 +31,6 @@ const GET_URLS = [
 ];
 
 /** What an answer says of the moment it was made, not of the data (the SBOM's creation time). */
-function withoutNow(body: any): unknown {
-  if (body?.sbom?.creationInfo?.created) body.sbom.creationInfo.created = '(now)';
-  return body;
-}
-
 async function answers(databaseUrl: string): Promise<Array<{ url: string; status: number; body: unknown }>> {
   const instance = await startInstance(databaseUrl);
   try {
@@ -42,7 +38,7 @@ async function answers(databaseUrl: string): Promise<Array<{ url: string; status
     const out = [];
     for (const url of GET_URLS) {
       const { status, body } = await api.send('GET', url);
-      out.push({ url, status, body: withoutNow(body) });
+      out.push({ url, status, body: withoutIssueMarks(body) });
     }
     return out;
   } finally {

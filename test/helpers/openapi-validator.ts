@@ -103,7 +103,9 @@ export class OpenApiValidator {
     const documentedType = mediaType !== undefined && mediaType in content ? mediaType : 'application/json';
     if (!(documentedType in content)) throw new Error(`OpenAPI: ${where} as ${mediaType}, a media type it does not document (documented: ${Object.keys(content).join(', ')})`);
     const validate = this.validatorFor(operation, String(response.status), declared, documentedType);
-    if (!validate(response.body)) {
+    // An NDJSON answer comes as its lines (contract-recorder.ts), each held to the one item's schema.
+    const items = documentedType === 'application/x-ndjson' && Array.isArray(response.body) ? response.body : [response.body];
+    if (!items.every((item) => validate(item))) {
       throw new Error(`OpenAPI: ${where} with a body that does not match its schema:\n${this.ajv.errorsText(validate.errors, { separator: '\n' })}`);
     }
     return operation.operationId;
