@@ -23,7 +23,7 @@ const CWES = ['CWE-79', 'CWE-89', 'CWE-22', 'CWE-400', 'CWE-502', 'CWE-787', 'CW
 const SEVERITIES = ['LOW', 'MODERATE', 'HIGH', 'CRITICAL'];
 
 /** A small deterministic generator (mulberry32), so every run writes the same files. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

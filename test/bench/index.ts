@@ -17,6 +17,7 @@ import { ADVISORY_IMPORT_SCENARIO, benchAdvisoryImport } from './advisory-import
 import { builtPageScenarios, currentEtag, distinctPagesScenario, distinctTailScenario, largeWorldScenarios, sqliteScenarios } from './scenarios';
 import { DESIGN_BOUND_SCENARIO, benchDesignBounds, benchTailBounds } from './design-bound';
 import { SNAPSHOT_SCENARIO, benchSnapshots } from './snapshots-bench';
+import { SBOM_UPLOAD_SCENARIO, benchSbomUploads } from './sbom-upload-bench';
 import { WEBHOOK_SCENARIO, benchWebhooks } from './webhooks-bench';
 import { AUDIT_EXPORT_SCENARIO, benchAuditExport } from './audit-log-bench';
 import { SUBSCRIPTION_SCENARIO, benchSubscriptions } from './subscriptions-bench';
@@ -35,7 +36,8 @@ import { prepareSqliteWorld, worldSize } from './world-setup';
 // BENCH_DATABASE_URL (adds PostgreSQL beside SQLite over an equal world, its world load too), BENCH_PG_ALERTS (20,000),
 // BENCH_SCENARIOS (a regular expression: only the SQLite scenarios whose name it matches run; "advisory import"
 // selects issue 20's import of BENCH_ADVISORIES (20,000) generated OSV files, 0 skips it; "dependency snapshots"
-// selects issue 21's snapshots and computed alerts, BENCH_SNAPSHOTS (60) timed scans).
+// selects issue 21's snapshots and computed alerts, BENCH_SNAPSHOTS (60) timed scans; "CycloneDX upload" issue 39's upload
+// of a 2,000-component BOM against the equivalent snapshot, BENCH_SNAPSHOTS scans of each).
 // test/bench/README.md describes the method and the scenarios.
 
 const settings = {
@@ -194,6 +196,11 @@ async function main(): Promise<void> {
     ? await benchSnapshots({ workDir, worldFile: dbFile, port: ORGSEC_PORT, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections, snapshots: settings.snapshots, rounds: settings.rounds })
     : undefined;
 
+  // Issue 39: a CycloneDX upload of 2,000 components against the snapshot of the same packages and graph, in turn.
+  const sbomUploads = scenarioPattern.test(SBOM_UPLOAD_SCENARIO)
+    ? await benchSbomUploads({ workDir, worldFile: dbFile, port: ORGSEC_PORT, scans: settings.snapshots })
+    : undefined;
+
   // Issue 22: webhook delivery of 1,000 alert changes to 3 hooks, beside reads.
   const webhooks = scenarioPattern.test(WEBHOOK_SCENARIO)
     ? await benchWebhooks({ workDir, worldFile: dbFile, port: ORGSEC_PORT, seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, connections: settings.connections })
@@ -215,7 +222,7 @@ async function main(): Promise<void> {
   const report: Report = {
     date, machine: machine(), node: process.version, settings: { ...settings, worldLoadSeconds: world.loadSeconds ?? null },
     caption: captionOf(date, world.loadSeconds), floors, rows, servingRss: serving, memory, ...(worldLoads ? { worldLoads } : {}),
-    ...(advisoryImport ? { advisoryImport } : {}), ...(snapshots ? { snapshots } : {}), ...(webhooks ? { webhooks } : {}), ...(auditExport ? { auditExport } : {}),
+    ...(advisoryImport ? { advisoryImport } : {}), ...(snapshots ? { snapshots } : {}), ...(sbomUploads ? { sbomUploads } : {}), ...(webhooks ? { webhooks } : {}), ...(auditExport ? { auditExport } : {}),
     ...(subscriptions ? { subscriptions } : {}),
   };
   fs.writeFileSync(path.join(workDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -223,7 +230,7 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(workDir, 'results.md'), table);
   process.stdout.write(`\n${table}`);
   // A missed target is a result; a scenario that could not run is a failed bench.
-  const failed = [...rows.filter((r) => r.error !== undefined).map((r) => r.scenario), ...(advisoryImport?.error ? [ADVISORY_IMPORT_SCENARIO] : []), ...(snapshots?.error ? [SNAPSHOT_SCENARIO] : []), ...(webhooks?.error ? [WEBHOOK_SCENARIO] : []), ...(auditExport && 'error' in auditExport ? [AUDIT_EXPORT_SCENARIO] : []), ...(subscriptions ?? []).filter((r) => r.error).map((r) => `${SUBSCRIPTION_SCENARIO} (${r.label})`)];
+  const failed = [...rows.filter((r) => r.error !== undefined).map((r) => r.scenario), ...(advisoryImport?.error ? [ADVISORY_IMPORT_SCENARIO] : []), ...(snapshots?.error ? [SNAPSHOT_SCENARIO] : []), ...(sbomUploads?.error ? [SBOM_UPLOAD_SCENARIO] : []), ...(webhooks?.error ? [WEBHOOK_SCENARIO] : []), ...(auditExport && 'error' in auditExport ? [AUDIT_EXPORT_SCENARIO] : []), ...(subscriptions ?? []).filter((r) => r.error).map((r) => `${SUBSCRIPTION_SCENARIO} (${r.label})`)];
   if (failed.length > 0) {
     process.stderr.write(`bench incomplete: ${failed.join('; ')}\n`);
     process.exitCode = 1;

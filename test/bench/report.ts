@@ -1,6 +1,7 @@
 import type { Row } from './measure';
 import type { AdvisoryImportResult } from './advisory-import-bench';
 import { snapshotLines, type SnapshotBenchResult } from './snapshots-bench';
+import { sbomUploadLines, type SbomUploadBenchResult } from './sbom-upload-bench';
 import { webhookLines, type WebhookBenchError, type WebhookBenchResult } from './webhooks-bench';
 import { subscriptionLines, type SubscriptionRun } from './subscriptions-bench';
 import { auditExportLines, type AuditExportError, type AuditExportResult } from './audit-log-bench';
@@ -39,6 +40,7 @@ export interface Report {
   worldLoads?: Array<WorldLoadResult & { target: string; met: boolean }>;
   advisoryImport?: AdvisoryImportResult & { target: string; met: boolean };
   snapshots?: SnapshotBenchResult;
+  sbomUploads?: SbomUploadBenchResult;
   webhooks?: WebhookBenchResult | WebhookBenchError;
   subscriptions?: SubscriptionRun[];
   auditExport?: AuditExportResult | AuditExportError;
@@ -111,6 +113,7 @@ export function markdown(report: Report): string {
   }
   if (report.advisoryImport) lines.push(...advisoryImportLines(report.advisoryImport));
   if (report.snapshots) lines.push(...snapshotLines(report.snapshots));
+  if (report.sbomUploads) lines.push(...sbomUploadLines(report.sbomUploads));
   if (report.webhooks) lines.push(...webhookLines(report.webhooks));
   if (report.subscriptions) lines.push(...subscriptionLines(report.subscriptions));
   if (report.auditExport) lines.push(...auditExportLines(report.auditExport));
@@ -118,6 +121,7 @@ export function markdown(report: Report): string {
   for (const load of report.worldLoads ?? []) if (load.error) notes.push(`[load ${load.database}] ${load.error}`);
   if (report.advisoryImport?.error) notes.push(`[import] ${report.advisoryImport.error}`);
   if (report.snapshots?.error) notes.push(`[snapshots] ${report.snapshots.error}`);
+  if (report.sbomUploads?.error) notes.push(`[sbom] ${report.sbomUploads.error}`);
   if (notes.length) lines.push('', ...notes.map((n) => `${n}  `));
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { openDatabase } from '../../src/database/connection';
+import { openDatabase, type Database } from '../../src/database/connection';
 import { insertBenchAdvisories } from './advisories-bench';
 import { timedImport } from './advisory-import-bench';
 import { drive } from './drive';
@@ -54,7 +54,7 @@ const SAFE_VERSION = '9.0.0';
 const VULNERABLE = 200;
 const TOGGLED = 5;
 
-interface VulnerablePick {
+export interface VulnerablePick {
   ecosystem: string;
   name: string;
   version: string;
@@ -79,6 +79,27 @@ export interface SnapshotBenchResult {
   error?: string;
 }
 
+/** `count` packages of an ecosystem the advisories affect, each at the version its first range is introduced at (inside it). */
+export async function vulnerablePicks(db: Database, ecosystem: string, count: number): Promise<VulnerablePick[]> {
+  const rows: Array<{ package_name: string; ranges: string }> = await db.knex('advisory_vulnerabilities')
+    .where('ecosystem', ecosystem).whereNotNull('ranges').orderBy('id').limit(count * 4).select('package_name', 'ranges');
+  const seen = new Set<string>();
+  const found = rows.flatMap((row) => {
+    const introduced = (JSON.parse(row.ranges) as Array<{ events: Array<{ introduced?: string }> }>)[0]?.events[0]?.introduced;
+    if (!introduced || introduced === '0' || seen.has(row.package_name)) return [];
+    seen.add(row.package_name);
+    return [{ ecosystem, name: row.package_name, version: introduced }];
+  }).slice(0, count);
+  if (found.length < count) throw new Error(`only ${found.length} vulnerable ${ecosystem} packages for the snapshots, ${count} wanted`);
+  return found;
+}
+
+/** Scan `seq`'s version of the `i`-th vulnerable pick: TOGGLED of the first 2 × TOGGLED are fixed (SAFE_VERSION) in turn, so alerts open, get fixed and come back. */
+export function pickVersionInScan(pick: VulnerablePick, i: number, seq: number): string {
+  const isFixedThisScan = i < TOGGLED * 2 && (i + seq) % 2 === 0;
+  return isFixedThisScan ? SAFE_VERSION : pick.version;
+}
+
 const packageName = (ecosystem: string, n: number) => (ecosystem === 'maven' ? `org.p${n}:p${n}` : ecosystem === 'go' ? `example.com/p${n}` : `p${n}`);
 
 /**
@@ -86,11 +107,7 @@ const packageName = (ecosystem: string, n: number) => (ecosystem === 'maven' ? `
  * manifests (all five: 2,000), VULNERABLE of them vulnerable but for TOGGLED that move each scan.
  */
 function snapshotBody(seq: number, picks: readonly VulnerablePick[], manifests: number = MANIFESTS.length): string {
-  const vulnerable = new Map<string, string>();
-  picks.forEach((pick, i) => {
-    const isFixedThisScan = i < TOGGLED * 2 && (i + seq) % 2 === 0;
-    if (!isFixedThisScan) vulnerable.set(`${pick.ecosystem}/${pick.name}`, pick.version);
-  });
+  const vulnerable = new Map(picks.map((pick, i) => [`${pick.ecosystem}/${pick.name}`, pickVersionInScan(pick, i, seq)]));
   const described: Record<string, unknown> = {};
   for (const [m, manifest] of MANIFESTS.slice(0, manifests).entries()) {
     const resolved: Record<string, unknown> = {};
@@ -136,6 +153,14 @@ function osvAdvisory(id: string, packageName: string): string {
 const STREAM_IN_FLIGHT = 64;
 const agent = new http.Agent({ keepAlive: true, maxSockets: STREAM_IN_FLIGHT });
 
+/** Where a repository's dependencies are sent (under /repos/{owner}/{repo}/dependency-graph/), and as what. */
+export interface SnapshotDoor {
+  path: string;
+  contentType: string;
+}
+/** #30's submissions. */
+export const SUBMISSIONS: SnapshotDoor = { path: 'snapshots', contentType: 'application/json' };
+
 interface SnapshotAnswer {
   ms: number;
   status: 201 | 503;
@@ -150,21 +175,21 @@ interface SnapshotAnswer {
  * between the stream's rounds) just as it was reused is retried on another, as Node's
  * documentation of `request.reusedSocket` shows, until one is fresh.
  */
-async function postSnapshot(base: string, repository: string, body: string): Promise<SnapshotAnswer> {
+async function postSnapshot(base: string, repository: string, body: string | Buffer, door: SnapshotDoor = SUBMISSIONS): Promise<SnapshotAnswer> {
   for (let tries = 1; ; tries++) {
     try {
-      return await postSnapshotOnce(base, repository, body);
+      return await postSnapshotOnce(base, repository, body, door);
     } catch (error) {
       if (!(error as { reusedSocket?: boolean }).reusedSocket || tries > STREAM_IN_FLIGHT) throw error;
     }
   }
 }
 
-function postSnapshotOnce(base: string, repository: string, body: string): Promise<SnapshotAnswer> {
+function postSnapshotOnce(base: string, repository: string, body: string | Buffer, door: SnapshotDoor): Promise<SnapshotAnswer> {
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const request = http.request(`${base}/repos/${repository}/dependency-graph/snapshots`, {
-      method: 'POST', agent, headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    const request = http.request(`${base}/repos/${repository}/dependency-graph/${door.path}`, {
+      method: 'POST', agent, headers: { authorization: `Bearer ${BENCH_TOKEN}`, 'content-type': door.contentType, 'content-length': Buffer.byteLength(body) },
     }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -185,11 +210,11 @@ function postSnapshotOnce(base: string, repository: string, body: string): Promi
  * A snapshot that must be applied: its time in ms. Refused (503) right after a load, while the
  * snapshots' share is spent, it is sent again after its Retry-After, as Octokit's retry plugin does.
  */
-async function postApplied(base: string, repository: string, body: string): Promise<number> {
-  let answer = await postSnapshot(base, repository, body);
+export async function postApplied(base: string, repository: string, body: string | Buffer, door: SnapshotDoor = SUBMISSIONS): Promise<number> {
+  let answer = await postSnapshot(base, repository, body, door);
   for (let retries = 0; answer.status === 503 && retries < 5; retries++) {
     await sleep(answer.retryAfterSeconds! * 1000);
-    answer = await postSnapshot(base, repository, body);
+    answer = await postSnapshot(base, repository, body, door);
   }
   if (answer.result !== 'SUCCESS') throw new Error(`snapshot for ${repository}: ${answer.status} ${answer.result ?? ''} where SUCCESS was expected`);
   return answer.ms;
@@ -285,20 +310,7 @@ export async function benchSnapshots(s: SnapshotBenchSettings): Promise<Snapshot
   try {
     result.advisories = await insertBenchAdvisories(db);
     picks = [];
-    const perManifest = VULNERABLE / MANIFESTS.length;
-    for (const { ecosystem } of MANIFESTS) {
-      const rows: Array<{ package_name: string; ranges: string }> = await db.knex('advisory_vulnerabilities')
-        .where('ecosystem', ecosystem).whereNotNull('ranges').orderBy('id').limit(perManifest * 4).select('package_name', 'ranges');
-      const seen = new Set<string>();
-      const found = rows.flatMap((row) => {
-        const introduced = (JSON.parse(row.ranges) as Array<{ events: Array<{ introduced?: string }> }>)[0]?.events[0]?.introduced;
-        if (!introduced || introduced === '0' || seen.has(row.package_name)) return [];
-        seen.add(row.package_name);
-        return [{ ecosystem, name: row.package_name, version: introduced }];
-      }).slice(0, perManifest);
-      if (found.length < perManifest) throw new Error(`only ${found.length} vulnerable ${ecosystem} packages for the snapshots, ${perManifest} wanted`);
-      picks.push(...found);
-    }
+    for (const { ecosystem } of MANIFESTS) picks.push(...(await vulnerablePicks(db, ecosystem, VULNERABLE / MANIFESTS.length)));
     repositories = (await db.knex('repositories as r').join('accounts as o', 'o.id', 'r.owner_id').orderBy('r.id').select('o.login', 'r.name'))
       .map((r: { login: string; name: string }) => `${r.login}/${r.name}`);
     facts = await readWorldFacts(db, BIG_ORG, 1);

@@ -99,7 +99,8 @@ export function readCycloneDx(bom: CdxBom): SbomReading {
     bom.dependencies.forEach(({ ref, dependsOn: children }, i) => {
       if (!refs.has(ref)) problems.push({ path: `/dependencies/${i}/ref`, message: `${ref} names no component of this BOM` });
       (children ?? []).forEach((child, j) => { if (!refs.has(child)) problems.push({ path: `/dependencies/${i}/dependsOn/${j}`, message: `${child} names no component of this BOM` }); });
-      dependsOn!.set(ref, [...(dependsOn!.get(ref) ?? []), ...(children ?? [])]);
+      const known = dependsOn!.get(ref);
+      dependsOn!.set(ref, known ? [...known, ...(children ?? [])] : children ?? []);
     });
   }
   if (problems.length > 0) return { ok: false, problems: problems.slice(0, MAX_PROBLEMS) };

@@ -42,7 +42,8 @@ const SPEC_HOMES = { CycloneDX: 'https://cyclonedx.org', SPDX: 'https://spdx.dev
 function relationshipsOf(graph: SbomGraph, recorded: ReadonlySet<string>): Map<string, DependencyRelationship> {
   const relationships = new Map<string, DependencyRelationship>();
   if (graph.dependsOn === null) return relationships;
-  const dependedOn = new Set([...graph.dependsOn].flatMap(([from, to]) => (from === graph.subject?.ref ? [] : to)));
+  const dependedOn = new Set<string>();
+  for (const [from, to] of graph.dependsOn) if (from !== graph.subject?.ref) for (const ref of to) dependedOn.add(ref);
   const direct = new Set(graph.subject ? graph.dependsOn.get(graph.subject.ref) ?? [] : [...recorded].filter((ref) => !dependedOn.has(ref)));
   for (const ref of recorded) relationships.set(ref, direct.has(ref) ? 'direct' : dependedOn.has(ref) ? 'indirect' : 'unknown');
   return relationships;
@@ -72,7 +73,11 @@ export function snapshotOfSbom(graph: SbomGraph, fields: SnapshotFields): { ok: 
   const byPurl = new Map<string, ResolvedDependency>();
   for (const { component, purl, read } of withPurl) {
     if (!('package' in read)) continue;
-    const children = (graph.dependsOn?.get(component.ref) ?? []).flatMap((ref) => purlOfRef.get(ref) ?? []);
+    const children = new Set<string>();
+    for (const ref of graph.dependsOn?.get(component.ref) ?? []) {
+      const child = purlOfRef.get(ref);
+      if (child !== undefined) children.add(child);
+    }
     const relationship = relationships.get(component.ref) ?? 'unknown';
     const scope = component.development ? 'development' : 'runtime';
     const known = byPurl.get(purl);
@@ -82,7 +87,7 @@ export function snapshotOfSbom(graph: SbomGraph, fields: SnapshotFields): { ok: 
       if (RANK[relationship] > RANK[known.relationship]) known.relationship = relationship;
       continue;
     }
-    byPurl.set(purl, { key: purl, packageUrl: purl, package: read.package, scope, relationship, dependencies: [...new Set(children)], metadata: {} });
+    byPurl.set(purl, { key: purl, packageUrl: purl, package: read.package, scope, relationship, dependencies: [...children], metadata: {} });
   }
   if (byPurl.size > MAX_RESOLVED_PER_MANIFEST) {
     return { ok: false, problems: [{ path: listPath, message: `names ${byPurl.size.toLocaleString('en-US')} packages; an upload records at most ${MAX_RESOLVED_PER_MANIFEST.toLocaleString('en-US')}` }] };
