@@ -3,7 +3,7 @@ import path from 'node:path';
 import { runNodeModule } from '../helpers/node-module';
 import { demoWorld } from '../helpers/operations';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { suitePackages } from '../helpers/readme';
+import { suiteOverrides, suitePackages, suiteVersions } from '../helpers/readme';
 
 // The README's Clients example, run as a user runs it: its packages are the ones its
 // `npm install` line names, its token the one its `export` line sets, and its script the
@@ -23,10 +23,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-it('installs only packages the suite itself has', () => {
+it('installs only packages the suite itself has, at the versions it has, overridden as it overrides them (Node 20)', () => {
   const installed = /npm install (.+)/.exec(SHELL)![1]!.trim().split(/\s+/);
   expect(installed.length).toBeGreaterThan(0);
-  for (const name of installed) expect(suitePackages()).toContain(name);
+  for (const spec of installed) {
+    const at = spec.lastIndexOf('@');
+    expect(suitePackages()).toContain(spec.slice(0, at));
+    expect(spec.slice(at + 1)).toBe(suiteVersions()[spec.slice(0, at)]);
+  }
+  const [, parent, child, version] = /npm pkg set 'overrides\.(@[^.]+)\.([^=]+)=(\S+)'/.exec(SHELL)!;
+  expect(suiteOverrides()[parent!]).toEqual({ [child!]: version });
 });
 
 it('runs as written against the demo world, and prints what the API holds', async () => {

@@ -45,7 +45,7 @@ beforeAll(async () => {
     printed.push(...lines);
   });
   receiver.stdin!.end(RECEIVER.replaceAll(README_PORT, port));
-  const serve = /^orgsec serve (.*)$/m.exec(SHELL)![1]!.split(' ');
+  const serve = /^npx orgsec serve (.*)$/m.exec(SHELL)![1]!.split(' ');
   expect(serve).toEqual(['--demo', '--webhook-allow-private-targets', 'on']);
   database = await sharedDatabase();
   orgsec = await startInstance(database.url, {}, serve);

@@ -1,6 +1,6 @@
 import { currentDependencies } from '../../src/modules/dependency-graph/current-dependencies';
 import type { SnapshotContribution, StoredPackage } from '../../src/modules/dependency-graph/dependency-snapshots.store';
-import { packageOfPurl, purlProblem } from '../../src/modules/dependency-graph/package-url';
+import { packageOfPurl, purlOfPackage, purlProblem } from '../../src/modules/dependency-graph/package-url';
 
 describe('packageOfPurl: the package alerts would name, per ecosystem (interfaces.md Part 2)', () => {
   it.each([
@@ -22,6 +22,16 @@ describe('packageOfPurl: the package alerts would name, per ecosystem (interface
     expect(purlProblem('left-pad@1.0.0')).toMatch(/pkg/);
     // A Go version of "v" without semver: the parser slips (a ReferenceError), still a clear refusal.
     expect(purlProblem('pkg:golang/x/y@v1')).toBe('its components are not valid for its type');
+  });
+
+  it('purlOfPackage reverses it: every purl above from its package, none for a name its type refuses or an ecosystem without a type', () => {
+    for (const purl of ['pkg:npm/%40babel/core@7.0.0', 'pkg:maven/org.apache.commons/commons-text@1.9', 'pkg:golang/github.com/gin-gonic/gin@v1.9.0', 'pkg:composer/laravel/framework@10.0.0', 'pkg:pub/http@1.0.0', 'pkg:cargo/serde']) {
+      const { ecosystem, name, version } = packageOfPurl(purl);
+      expect(purlOfPackage(ecosystem!, name, version)).toBe(purl);
+    }
+    // A world file may name a maven package without its group, which maven purls require.
+    expect(purlOfPackage('maven', 'commons-text', null)).toBeUndefined();
+    expect(purlOfPackage('actions', 'actions/checkout', null)).toBeUndefined();
   });
 });
 

@@ -46,14 +46,19 @@ const TYPE_OF_ECOSYSTEM: ReadonlyMap<string, string> = new Map(Object.entries(EC
 
 /**
  * The purl of a package as alerts name it (the reverse of readPurl), or undefined for an
- * ecosystem no purl type is mapped from (GitHub Actions, say).
+ * ecosystem no purl type is mapped from (GitHub Actions, say) or a name its type refuses (a
+ * world file's maven package without a group).
  */
 export function purlOfPackage(ecosystem: string, name: string, version: string | null): string | undefined {
   const type = TYPE_OF_ECOSYSTEM.get(ecosystem);
   if (type === undefined) return undefined;
   const split = type === 'maven' ? name.lastIndexOf(':') : name.lastIndexOf('/');
   const namespace = split < 0 ? null : name.slice(0, split);
-  return new PackageURL(type, namespace, name.slice(split + 1), version, null, null).toString();
+  try {
+    return new PackageURL(type, namespace, name.slice(split + 1), version, null, null).toString();
+  } catch {
+    return undefined;
+  }
 }
 
 /** A repository's purl (`pkg:github/owner/name`; the type's names are case-insensitive, written lower-case). */
