@@ -1,5 +1,5 @@
-import { migrationSource } from '../../db/migrations';
 import { migrateLatest } from '../../src/database/migrate';
+import { insertedId, migrateBefore, migrationConfig } from '../helpers/migration-steps';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
 // The migration that gives attestations their verdict columns: rows stored before keep every
@@ -15,25 +15,13 @@ beforeEach(async () => {
 });
 afterEach(() => db.destroy());
 
-const config = () => ({ migrationSource, ...(db.schema ? { schemaName: db.schema } : {}) });
-
-async function migrateBefore(name: string): Promise<void> {
-  const names = (await migrationSource.getMigrations([])).map(([n]) => n);
-  for (const n of names.slice(0, names.indexOf(name))) await db.knex.migrate.up({ ...config(), name: n });
-}
-
-const idOf = (rows: unknown[]) => {
-  const [row] = rows as Array<{ id: number } | number>;
-  return Number(typeof row === 'object' ? row!.id : row);
-};
-
 describe('the migration that adds attestation verdicts', () => {
   it('keeps earlier attestations without a verdict, moves data_versions when one is written, and rolls back keeping the rows', async () => {
-    await migrateBefore(NAME);
-    const ownerId = idOf(await db.knex('accounts').insert({ login: 'verdict-org', login_key: 'verdict-org', type: 'Organization', name: 'verdict-org', created_at: NOW, updated_at: NOW }).returning('id'));
-    const repoId = idOf(await db.knex('repositories').insert({ owner_id: ownerId, name: 'app', name_key: 'app', private: false, description: null, fork: false, created_at: NOW, updated_at: NOW }).returning('id'));
+    await migrateBefore(db, NAME);
+    const ownerId = insertedId(await db.knex('accounts').insert({ login: 'verdict-org', login_key: 'verdict-org', type: 'Organization', name: 'verdict-org', created_at: NOW, updated_at: NOW }).returning('id'));
+    const repoId = insertedId(await db.knex('repositories').insert({ owner_id: ownerId, name: 'app', name_key: 'app', private: false, description: null, fork: false, created_at: NOW, updated_at: NOW }).returning('id'));
     const row = { repo_id: repoId, bundle: '{"mediaType":"application/vnd.dev.sigstore.bundle.v0.3+json"}', bundle_sha256: '5f1e0c8d2b7a4e9f3c6d1a8b0e2f4c7d9a3b5e8f1c0d2a4b6e8f0a1c3e5d7b9f', predicate_type: 'https://slsa.dev/provenance/v1', initiator_id: null, created_at: NOW };
-    const id = idOf(await db.knex('attestations').insert(row).returning('id'));
+    const id = insertedId(await db.knex('attestations').insert(row).returning('id'));
 
     await migrateLatest(db);
     expect(await db.knex('attestations').where('id', id).first()).toEqual({ id, ...row, verified: null, verification_reason: null, verification_signer: null, verification_roots: null });
@@ -42,7 +30,7 @@ describe('the migration that adds attestation verdicts', () => {
     const after = await db.knex('data_versions').first('data');
     expect(Number(after.data)).toBeGreaterThan(Number(before.data));
 
-    await db.knex.migrate.down({ ...config(), name: NAME });
+    await db.knex.migrate.down({ ...migrationConfig(db), name: NAME });
     expect(await db.knex('attestations').where('id', id).first()).toEqual({ id, ...row });
   });
 });

@@ -1,5 +1,5 @@
-import { migrationSource } from '../../db/migrations';
 import { migrateLatest } from '../../src/database/migrate';
+import { insertedId, migrateBefore } from '../helpers/migration-steps';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
 // The migration that records which manifests applied snapshots covered (issue 40): a database
@@ -15,20 +15,9 @@ beforeEach(async () => {
 });
 afterEach(() => db.destroy());
 
-async function migrateBefore(name: string): Promise<void> {
-  const config = { migrationSource, ...(db.schema ? { schemaName: db.schema } : {}) };
-  const names = (await migrationSource.getMigrations([])).map(([n]) => n);
-  for (const n of names.slice(0, names.indexOf(name))) await db.knex.migrate.up({ ...config, name: n });
-}
-
-async function idOf(rows: unknown[]): Promise<number> {
-  const [row] = rows as Array<{ id: number } | number>;
-  return Number(typeof row === 'object' ? row!.id : row);
-}
-
 /** A stored snapshot with manifests of [name, source_location], answered `result`. */
 async function snapshot(repoId: number, result: 'SUCCESS' | 'ACCEPTED', manifests: Array<[string, string | null]>): Promise<void> {
-  const snapshotId = await idOf(await db.knex('dependency_snapshots').insert({
+  const snapshotId = insertedId(await db.knex('dependency_snapshots').insert({
     repo_id: repoId, version: 0, job_id: 'job', correlator: 'ci', sha: 'ce587453ced02b1526dfb4cb910479d431683101', ref: 'refs/heads/main',
     detector_name: 'detector', detector_version: '1', detector_url: 'https://example.com/d', scanned: '2026-02-01T00:00:00.000Z', result, created_at: NOW,
   }).returning('id'));
@@ -39,9 +28,9 @@ async function snapshot(repoId: number, result: 'SUCCESS' | 'ACCEPTED', manifest
 
 describe('the migration that records covered manifests', () => {
   it('records the manifest paths of every applied snapshot, once per repository, and none of one not applied', async () => {
-    await migrateBefore(NAME);
-    const ownerId = await idOf(await db.knex('accounts').insert({ login: 'cov-org', login_key: 'cov-org', type: 'Organization', name: 'cov-org', created_at: NOW, updated_at: NOW }).returning('id'));
-    const repo = async (name: string) => idOf(await db.knex('repositories').insert({ owner_id: ownerId, name, name_key: name, created_at: NOW, updated_at: NOW }).returning('id'));
+    await migrateBefore(db, NAME);
+    const ownerId = insertedId(await db.knex('accounts').insert({ login: 'cov-org', login_key: 'cov-org', type: 'Organization', name: 'cov-org', created_at: NOW, updated_at: NOW }).returning('id'));
+    const repo = async (name: string) => insertedId(await db.knex('repositories').insert({ owner_id: ownerId, name, name_key: name, created_at: NOW, updated_at: NOW }).returning('id'));
     const app = await repo('app');
     const other = await repo('other');
     await snapshot(app, 'SUCCESS', [['package-lock.json', 'app/package-lock.json'], ['Gemfile.lock', null]]);

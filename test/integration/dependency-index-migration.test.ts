@@ -1,5 +1,5 @@
-import { migrationSource } from '../../db/migrations';
 import { migrateLatest } from '../../src/database/migrate';
+import { insertedId, migrateBefore } from '../helpers/migration-steps';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database';
 
 // The migration that moves snapshot packages into their manifests and "which repositories hold
@@ -15,25 +15,14 @@ beforeEach(async () => {
 });
 afterEach(() => db.destroy());
 
-async function migrateBefore(name: string): Promise<void> {
-  const config = { migrationSource, ...(db.schema ? { schemaName: db.schema } : {}) };
-  const names = (await migrationSource.getMigrations([])).map(([n]) => n);
-  for (const n of names.slice(0, names.indexOf(name))) await db.knex.migrate.up({ ...config, name: n });
-}
-
-async function idOf(rows: unknown[]): Promise<number> {
-  const [row] = rows as Array<{ id: number } | number>;
-  return Number(typeof row === 'object' ? row!.id : row);
-}
-
 /** A current snapshot of (correlator, detector) with manifests of [name, source_location, purls as [ecosystem, name, normalized, version]]. */
 async function currentSnapshot(repoId: number, correlator: string, detector: string, manifests: Array<[string, string | null, Array<[string | null, string, string | null, string | null]>]>): Promise<void> {
-  const snapshotId = await idOf(await db.knex('dependency_snapshots').insert({
+  const snapshotId = insertedId(await db.knex('dependency_snapshots').insert({
     repo_id: repoId, version: 0, job_id: `job-${correlator}`, correlator, sha: 'ce587453ced02b1526dfb4cb910479d431683101', ref: 'refs/heads/main',
     detector_name: detector, detector_version: '1', detector_url: 'https://example.com/d', scanned: '2026-02-01T00:00:00.000Z', result: 'SUCCESS', created_at: NOW,
   }).returning('id'));
   for (const [name, source, packages] of manifests) {
-    const manifestId = await idOf(await db.knex('dependency_snapshot_manifests').insert({ snapshot_id: snapshotId, manifest_key: name, name, source_location: source }).returning('id'));
+    const manifestId = insertedId(await db.knex('dependency_snapshot_manifests').insert({ snapshot_id: snapshotId, manifest_key: name, name, source_location: source }).returning('id'));
     for (const [ecosystem, pkg, normalized, version] of packages) {
       await db.knex('dependency_snapshot_packages').insert({
         manifest_id: manifestId, package_key: pkg, package_url: `pkg:${ecosystem ?? 'generic'}/${pkg}${version ? `@${version}` : ''}`, purl_type: ecosystem ?? 'generic',
@@ -46,9 +35,9 @@ async function currentSnapshot(repoId: number, correlator: string, detector: str
 
 describe('the migration that reshapes dependency storage', () => {
   it('fills repository_dependencies from the current snapshots, merged as the engine merges them, and moves packages into their manifests', async () => {
-    await migrateBefore(NAME);
-    const ownerId = await idOf(await db.knex('accounts').insert({ login: 'mig-org', login_key: 'mig-org', type: 'Organization', name: 'mig-org', created_at: NOW, updated_at: NOW }).returning('id'));
-    const repoId = await idOf(await db.knex('repositories').insert({ owner_id: ownerId, name: 'app', name_key: 'app', created_at: NOW, updated_at: NOW }).returning('id'));
+    await migrateBefore(db, NAME);
+    const ownerId = insertedId(await db.knex('accounts').insert({ login: 'mig-org', login_key: 'mig-org', type: 'Organization', name: 'mig-org', created_at: NOW, updated_at: NOW }).returning('id'));
+    const repoId = insertedId(await db.knex('repositories').insert({ owner_id: ownerId, name: 'app', name_key: 'app', created_at: NOW, updated_at: NOW }).returning('id'));
     // a-ci owns package-lock.json; z-ci's same detector merges into it, another detector's is left out.
     await currentSnapshot(repoId, 'a-ci', 'npm-detector', [
       ['package-lock.json', 'app/package-lock.json', [['npm', 'left-pad', 'left-pad', '1.0.0'], ['npm', 'no-version', 'no-version', null]]],
