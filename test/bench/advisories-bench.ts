@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type Database } from '../../src/database/connection';
 import { migrateLatest } from '../../src/database/migrate';
 import { measure, type MeasureContext, type Row, type Scenario } from './measure';
 import { startOrgsec } from './orgsec-server';
+import { removeSqliteFile } from './world-setup';
 
 // Issue 20's read benchmark: `GET /advisories?affects=` with 1,000 `package@version` values over
 // a database of 20,000 advisories (1–3 affected packages each, long markdown details, CVSS
@@ -30,7 +30,7 @@ function random(seed: number): () => number {
 const packageName = (ecosystem: string, n: number) => (ecosystem === 'maven' ? `org.p${n}:p${n}` : ecosystem === 'go' ? `example.com/p${n}` : `p${n}`);
 
 async function writeAdvisories(file: string): Promise<void> {
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+  removeSqliteFile(file);
   const db = openDatabase(file);
   try {
     await migrateLatest(db);

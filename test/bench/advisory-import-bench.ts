@@ -3,6 +3,7 @@ import path from 'node:path';
 import { packageRoot } from '../../src/cli/paths';
 import { writeOsvTree } from './generate-osv';
 import { SERVER_CORE, spawnPinned, timedRun } from './processes';
+import { removeSqliteFile } from './world-setup';
 
 // Issue 20's benchmark: `orgsec advisories import` of `count` generated OSV advisories (the
 // public database's layout and shape) into a fresh SQLite database, then the same import again
@@ -50,7 +51,7 @@ export async function benchAdvisoryImport(count: number, workDir: string, timeou
   fs.rmSync(tree, { recursive: true, force: true });
   const bytes = writeOsvTree(tree, count);
   process.stderr.write(`  wrote ${count} OSV files (${(bytes / 2 ** 20).toFixed(0)} MB) in ${((Date.now() - written) / 1000).toFixed(1)} s\n`);
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(database + suffix, { force: true });
+  removeSqliteFile(database);
   const result: AdvisoryImportResult = { advisories: count, treeMb: bytes / 2 ** 20, database };
   try {
     result.first = await timedImport(tree, database, timeoutSeconds);

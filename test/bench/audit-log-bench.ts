@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { hashToken } from '../../src/auth/token-format';
 import { BENCH_TOKEN, BIG_ORG } from './generate-world';
 import { startOrgsec } from './orgsec-server';
 import { readStatusBytes, sampleRss } from './processes';
+import { copyOfWorld, removeSqliteFile } from './world-setup';
 
 // Issue 37's export: `GET /orgs/{org}/audit-log` with `Accept: application/x-ndjson` over
 // RECORDS records of the big organization (a copy of the benchmark world, SQLite, one `orgsec
@@ -98,9 +97,7 @@ function readExport(url: string, options: { bytesPerSecond?: number; seconds?: n
 }
 
 export async function benchAuditExport(s: { workDir: string; worldFile: string; port: number }): Promise<AuditExportResult | AuditExportError> {
-  const file = path.join(s.workDir, 'audit.sqlite');
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-  fs.copyFileSync(s.worldFile, file);
+  const file = copyOfWorld(s.worldFile, s.workDir, 'audit.sqlite');
   const server = await startOrgsec(file, s.port, { pinned: true });
   try {
     // Migrated by the server (the audit_log table), then filled beside it: the server reads the records as any writer's.
@@ -129,7 +126,7 @@ export async function benchAuditExport(s: { workDir: string; worldFile: string; 
     return { error: error instanceof Error ? error.message : String(error) };
   } finally {
     await server.stop();
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+    removeSqliteFile(file);
   }
 }
 

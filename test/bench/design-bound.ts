@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import path from 'node:path';
 import { startBytesFloor, startReadyServer } from './floors';
 import { measure, type MeasureContext, type Row, type Scenario } from './measure';
+import { removeSqliteFile } from './world-setup';
 
 // The design bounds of issue 25's distinct pages (design-bound-server.ts): the same distinct
 // plan, sample and floor as orgsec's scenario, against servers that do nothing but the page,
@@ -24,7 +24,7 @@ interface AlertJson {
  * JSON and the advisory and repository it embeds, each kept once, into the SQLite file `file`.
  */
 export async function buildPreserialized(orgsecUrl: string, org: string, headers: Record<string, string>, file: string): Promise<number> {
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+  removeSqliteFile(file);
   const db = new BetterSqlite3(file);
   try {
     db.exec(`CREATE TABLE alert_json (position INTEGER PRIMARY KEY, created_at TEXT, state TEXT, severity TEXT, ecosystem TEXT, scope TEXT, relationship TEXT, advisory_id INTEGER, repo_id INTEGER, own BLOB);

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { openDatabase } from '../../src/database/connection';
 import { insertBenchAdvisories } from './advisories-bench';
 import { cycloneDxBom, generateNpmProject, snapshotSubmission, withVersions, type NpmProject } from './generate-sbom';
@@ -8,6 +6,7 @@ import { median, percentile } from './measure';
 import { startOrgsec } from './orgsec-server';
 import { LOAD_CORE, cpuSeconds, pinSelf } from './processes';
 import { SUBMISSIONS, pickVersionInScan, postApplied, vulnerablePicks, type SnapshotDoor, type VulnerablePick } from './snapshots-bench';
+import { copyOfWorld, removeSqliteFile } from './world-setup';
 
 // Issue 39's benchmark: a CycloneDX BOM of 2,000 npm components uploaded (#68) against the
 // snapshot of the same 2,000 packages and graph submitted (#30), on one `orgsec serve` over a
@@ -83,9 +82,7 @@ export interface SbomUploadBenchSettings {
 }
 
 export async function benchSbomUploads(s: SbomUploadBenchSettings): Promise<SbomUploadBenchResult> {
-  const file = path.join(s.workDir, 'sbom-uploads.sqlite');
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-  fs.copyFileSync(s.worldFile, file);
+  const file = copyOfWorld(s.worldFile, s.workDir, 'sbom-uploads.sqlite');
   const result: SbomUploadBenchResult = { advisories: 0 };
   let scans: Scans;
   const db = openDatabase(file);
@@ -152,7 +149,7 @@ export async function benchSbomUploads(s: SbomUploadBenchSettings): Promise<Sbom
     result.error = error instanceof Error ? error.message : String(error);
   } finally {
     await server.stop();
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+    removeSqliteFile(file);
   }
   return result;
 }

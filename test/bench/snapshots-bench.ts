@@ -12,6 +12,7 @@ import { readCounters } from './metrics-probe';
 import { LOAD_CORE, cpuSeconds, pinSelf } from './processes';
 import { startOrgsec } from './orgsec-server';
 import { readWorldFacts } from './world-facts';
+import { copyOfWorld } from './world-setup';
 
 // Issue 21's benchmark: computed alerts over the benchmark world (100,000 alerts in 1,000
 // repositories) with 20,000 advisories added, on SQLite, served by `orgsec serve`:
@@ -299,9 +300,7 @@ export interface SnapshotBenchSettings {
 }
 
 export async function benchSnapshots(s: SnapshotBenchSettings): Promise<SnapshotBenchResult> {
-  const file = path.join(s.workDir, 'snapshots.sqlite');
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-  fs.copyFileSync(s.worldFile, file);
+  const file = copyOfWorld(s.worldFile, s.workDir, 'snapshots.sqlite');
   const db = openDatabase(file);
   let picks: VulnerablePick[];
   let repositories: string[];

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -16,6 +15,7 @@ import { startOrgsec } from './orgsec-server';
 import { readStatusBytes } from './processes';
 import { patchMixScenario } from './scenarios';
 import { readWorldFacts } from './world-facts';
+import { copyOfWorld } from './world-setup';
 
 // Issue 38's benchmark: live alert events (GraphQL subscriptions over graphql-ws). SUBSCRIBERS
 // graphql-ws clients in this process, each on a connection of its own (10 per token, the limit),
@@ -187,9 +187,7 @@ const failed = (label: string, error: unknown): SubscriptionRun => ({
 
 export async function benchSubscriptions(s: SubscriptionBenchSettings): Promise<SubscriptionRun[]> {
   const runs: SubscriptionRun[] = [];
-  const file = path.join(s.workDir, 'subscriptions.sqlite');
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-  fs.copyFileSync(s.worldFile, file);
+  const file = copyOfWorld(s.worldFile, s.workDir, 'subscriptions.sqlite');
   const label = 'SQLite, one instance';
   try {
     const server = await startOrgsec(file, s.port, { pinned: true });

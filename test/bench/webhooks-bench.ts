@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { openDatabase } from '../../src/database/connection';
 import { drive } from './drive';
 import { BENCH_TOKEN, BIG_ORG } from './generate-world';
@@ -10,6 +8,7 @@ import { median, percentile, sleep } from './measure';
 import { patchAlert } from './alert-changes';
 import { startOrgsec } from './orgsec-server';
 import { readWorldFacts } from './world-facts';
+import { copyOfWorld } from './world-setup';
 
 // Issue 22's benchmark: webhook delivery over a copy of the benchmark world on SQLite, one
 // `orgsec serve`. Three organization hooks of the big organization point at a receiver in this
@@ -60,9 +59,7 @@ export interface WebhookBenchSettings {
 
 
 export async function benchWebhooks(s: WebhookBenchSettings): Promise<WebhookBenchResult | WebhookBenchError> {
-  const file = path.join(s.workDir, 'webhooks.sqlite');
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
-  fs.copyFileSync(s.worldFile, file);
+  const file = copyOfWorld(s.worldFile, s.workDir, 'webhooks.sqlite');
   // Arrivals by change key (repository#number) and hook: the first arrival's time.
   const arrivals = new Map<string, number>();
   let received = 0;

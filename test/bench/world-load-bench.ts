@@ -4,7 +4,7 @@ import { packageRoot } from '../../src/cli/paths';
 import { openDatabase } from '../../src/database/connection';
 import { schemaUrl } from './postgres';
 import { SERVER_CORE, spawnPinned, timedRun } from './processes';
-import { worldSize } from './world-setup';
+import { removeSqliteFile, worldSize } from './world-setup';
 import { writeWorldFile } from './world-file';
 
 // The world loader at scale: a world file of `alerts` alerts (written streaming, never held in
@@ -35,7 +35,7 @@ const LOAD_SCHEMA = 'orgsec_load';
 
 function sqliteTarget(workDir: string, timeoutSeconds: number): LoadTarget {
   const file = path.join(workDir, 'load.sqlite');
-  const remove = async () => { for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true }); };
+  const remove = async () => { removeSqliteFile(file); };
   return { database: 'SQLite', url: file, timeoutSeconds, prepare: remove, remove };
 }
 

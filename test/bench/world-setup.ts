@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { createServices } from '../../src/composition';
 import { openDatabase, type Database } from '../../src/database/connection';
 import { migrateLatest } from '../../src/database/migrate';
@@ -31,6 +32,19 @@ export async function loadWorld(db: Database, alerts: number): Promise<number> {
 }
 
 /** The SQLite world: the last run's file when `reuse` is set and it holds this world, else a fresh load. */
+/** Removes a SQLite database file and its write-ahead files. */
+export function removeSqliteFile(file: string): void {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+}
+
+/** A fresh copy of the world's database for one scenario, named `name` in `workDir` (the world is left as it is). */
+export function copyOfWorld(worldFile: string, workDir: string, name: string): string {
+  const file = path.join(workDir, name);
+  removeSqliteFile(file);
+  fs.copyFileSync(worldFile, file);
+  return file;
+}
+
 export async function prepareSqliteWorld(file: string, alerts: number, reuse: boolean): Promise<LoadedWorld> {
   if (reuse && fs.existsSync(file)) {
     const db = openDatabase(file);
@@ -41,7 +55,7 @@ export async function prepareSqliteWorld(file: string, alerts: number, reuse: bo
       await db.close();
     }
   }
-  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+  removeSqliteFile(file);
   const db = openDatabase(file);
   try {
     return { reused: false, loadSeconds: await loadWorld(db, alerts) };
