@@ -15,8 +15,14 @@ export interface CrashLoopOptions {
   lanes: Lane[];
   kills: number;
   random: Random;
-  /** How long the lanes write before each kill, in ms. */
+  /**
+   * How long the lanes write before each kill, in ms, counted from the moment the round's
+   * first `acknowledgedBeforeKill` writes were acknowledged: a slow machine then kills later
+   * rather than after fewer writes, so the kills' count of acknowledged writes is not a
+   * throughput measurement.
+   */
   writeMs: { min: number; max: number };
+  acknowledgedBeforeKill: number;
   /** Checks of the whole database after each restart (SQLite: integrity_check). */
   checkDatabase?: (knex: Knex) => Promise<string[]>;
   /** Runs between a kill and the next start, while no process has the database open. */
@@ -57,6 +63,16 @@ async function drive(lane: Lane, api: ApiClient, isRunning: () => boolean): Prom
   return [];
 }
 
+function acknowledgedSoFar(lanes: Lane[]): number {
+  return lanes.reduce((sum, lane) => sum + lane.counts().acknowledged, 0);
+}
+
+/** Resolves once the lanes have `count` more acknowledged writes, or a lane has stopped. */
+async function untilAcknowledged(lanes: Lane[], count: number, stopped: () => boolean): Promise<void> {
+  const target = acknowledgedSoFar(lanes) + count;
+  while (acknowledgedSoFar(lanes) < target && !stopped()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoopResult> {
   const problems: string[] = [];
   for (let round = 0; ; round++) {
@@ -66,7 +82,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       problems.push(...(await verifyAll(options, api)).map((p) => `after start ${round}: ${p}`));
       if (round === options.kills) break;
       let running = true;
-      const lanes = options.lanes.map((lane) => drive(lane, api, () => running));
+      let stopped = 0;
+      const lanes = options.lanes.map((lane) => drive(lane, api, () => running).finally(() => { stopped += 1; }));
+      await untilAcknowledged(options.lanes, options.acknowledgedBeforeKill, () => stopped > 0);
       const { min, max } = options.writeMs;
       await new Promise((resolve) => setTimeout(resolve, min + options.random() * (max - min)));
       running = false;
