@@ -169,10 +169,16 @@ function distance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
+/**
+ * Variables with our prefix that belong to orgsec's clients, not to the server: the README's
+ * scripts read the caller's token from ORGSEC_TOKEN, and a shell that exported it still serves.
+ */
+const CLIENT_VARIABLES = new Set(['ORGSEC_TOKEN']);
+
 /** Variables with our prefixes that are no setting: a typo there must not pass silently. */
 function unknownVariables(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(env)
-    .filter((key) => (key.startsWith('ORGSEC_') || key.startsWith('RATE_LIMIT')) && !(key in SETTINGS))
+    .filter((key) => (key.startsWith('ORGSEC_') || key.startsWith('RATE_LIMIT')) && !(key in SETTINGS) && !CLIENT_VARIABLES.has(key))
     .sort()
     .map((key) => {
       const bare = key.replace(/^ORGSEC_/, '');

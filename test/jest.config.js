@@ -38,8 +38,8 @@ if (process.env.TEST_DATABASE_URL) {
     ...base,
     displayName: 'postgres',
     globals: { TEST_DIALECT: 'postgres' },
-    // Pure logic, configuration checks, the start banner and the browsers do not depend on the database: once is enough.
-    testPathIgnorePatterns: ['/node_modules/', '/test/faults/', '/test/unit/', '/test/cli/config.test.ts', '/test/cli/serve-banner.test.ts', '/test/e2e/browser.test.ts', '/test/e2e/pages-browser.test.ts', '/test/e2e/cross-origin.test.ts'],
+    // Pure logic, configuration checks, the start banner, the browsers and the README (npm start's SQLite demo; it reaches PostgreSQL itself) do not depend on the database: once is enough.
+    testPathIgnorePatterns: ['/node_modules/', '/test/faults/', '/test/unit/', '/test/cli/config.test.ts', '/test/cli/serve-banner.test.ts', '/test/e2e/browser.test.ts', '/test/e2e/pages-browser.test.ts', '/test/e2e/cross-origin.test.ts', '/test/e2e/readme.test.ts'],
   });
 } else {
   console.log('PostgreSQL run skipped: set TEST_DATABASE_URL=postgres://... to run every database test against PostgreSQL as well.');

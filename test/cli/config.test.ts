@@ -128,6 +128,11 @@ describe('a bad configuration value', () => {
     ));
   });
 
+  it('leaves ORGSEC_TOKEN alone: the variable the README\'s clients read their token from, exported in the same shell', () => {
+    const run = runCli(['migrate'], { ORGSEC_TOKEN: 'svc_demo_alice_owner' });
+    expect([run.status, run.stderr]).toEqual([0, '']);
+  });
+
   it('also stops migrate, load and token create before they touch the database', () => {
     for (const args of [['migrate'], ['load', path.join(tmp, 'missing.json')], ['token', 'create', '--user', 'alice', '--scopes', 'read:org']]) {
       const run = runCli(args, { LOG_LEVEL: 'loud' });

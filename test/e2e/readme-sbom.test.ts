@@ -2,42 +2,28 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readFixture, writeZip } from '../helpers/advisory-import';
 import { sharedDatabase, startInstance, type Instance, type SharedDatabase } from '../helpers/instances';
 import { DEMO_OWNER_TOKEN } from '../helpers/operations';
 import { README } from '../helpers/readme';
+import { writeNpmAdvisoriesZip } from '../helpers/readme-stand-ins';
 
 // The README's five minutes with orgsec's own dependencies, run as a user runs them: the demo
 // (what `npm start` serves), then the walk-through's commands as written, in a shell, from a
 // folder of their own. Two are replaced, as there is no network here: the SBOM generator, by
 // the committed SBOM it made of orgsec (test/fixtures/sbom), and the download of OSV's npm
-// advisories, by a zip of committed OSV data. The fixtures' one real npm advisory (jsrsasign)
-// affects nothing in orgsec's tree, so the zip holds it beside three advisories made from it
-// for packages orgsec has (test data, named ORGSEC-TEST-…): two whose ranges hold orgsec's
-// versions, one whose range does not. Only the server's address is changed in the commands,
+// advisories, by the zip of committed OSV data that helpers/readme-stand-ins.ts makes: two of
+// its test advisories' ranges hold orgsec's versions, one does not. Only the server's address is changed in the commands,
 // and `npx orgsec`, a clone's built CLI, is that CLI run by node.
 
 const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'dist', 'src', 'cli', 'index.js');
 const SBOM_FIXTURES = path.join(ROOT, 'test', 'fixtures', 'sbom');
 const README_ORIGIN = 'http://127.0.0.1:3000';
-const REAL_NPM_ADVISORY = 'GHSA-3fvg-4v2m-98jf';
 
 const section = README.slice(README.indexOf('\n## Dependency snapshots and computed alerts\n'));
 const WALK_THROUGH = /\*\*Five minutes with orgsec's own dependencies\.\*\*[\s\S]*?```sh\n([\s\S]*?)```/.exec(section.slice(0, section.indexOf('\n## ', 1)))![1]!;
 /** The block's commands: continued lines joined, printed output (`# …` lines) and trailing comments left out. */
 const COMMANDS = WALK_THROUGH.replace(/\\\n\s*/g, '').split('\n').filter((line) => line !== '' && !line.startsWith('#')).map((line) => line.replace(/\s+# .*$/, ''));
-
-/** The real advisory for another npm package and range: test data. */
-function madeFromRealAdvisory(id: string, name: string, introduced: string, fixed: string): string {
-  const real = readFixture(REAL_NPM_ADVISORY);
-  const [affected] = real.affected as Array<Record<string, unknown>>;
-  return JSON.stringify({
-    ...real, id, aliases: [], references: [], summary: `${name} ${introduced} to ${fixed} (a test advisory)`,
-    details: `Made from ${REAL_NPM_ADVISORY} for the README's walk-through test.`,
-    affected: [{ ...affected, package: { ecosystem: 'npm', name }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced }, { fixed }] }] }],
-  });
-}
 
 let work: string;
 let database: SharedDatabase;
@@ -79,13 +65,7 @@ it('uploads orgsec\'s SBOM to the demo and answers an alert for each advisory wh
   const [, , importAll, variables, upload, alerts] = COMMANDS as [string, string, string, string, string, string];
   // Instead of the generator, the SBOM it made; instead of the download, committed OSV data.
   fs.copyFileSync(path.join(SBOM_FIXTURES, 'orgsec.cdx.json'), path.join(work, 'orgsec.cdx.json'));
-  await writeZip(path.join(work, 'all.zip'), [
-    [`${REAL_NPM_ADVISORY}.json`, JSON.stringify(readFixture(REAL_NPM_ADVISORY))],
-    // orgsec has express 5.3.0 (direct), debug 4.3.4 and 4.4.3 (transitive).
-    ['ORGSEC-TEST-1.json', madeFromRealAdvisory('ORGSEC-TEST-1', 'express', '5.0.0', '5.99.0')],
-    ['ORGSEC-TEST-2.json', madeFromRealAdvisory('ORGSEC-TEST-2', 'debug', '4.3.0', '4.3.5')],
-    ['ORGSEC-TEST-3.json', madeFromRealAdvisory('ORGSEC-TEST-3', 'express', '0', '4.21.2')],
-  ]);
+  await writeNpmAdvisoriesZip(path.join(work, 'all.zip'));
 
   const imported = run(importAll);
   expect({ status: imported.status, stderr: imported.stderr }).toEqual({ status: 0, stderr: '' });

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import { freePort } from '../bench/processes';
 import path from 'node:path';
 import { DEMO_OWNER_TOKEN } from '../helpers/operations';
 import { eventually } from '../helpers/hook-receiver';
@@ -18,14 +18,6 @@ const SECTION = README.slice(start, README.indexOf('\n## ', start + 1));
 const RECEIVER = /```js\n([\s\S]*?)```/.exec(SECTION)![1]!;
 const SHELL = /```sh\n([\s\S]*?)```/.exec(SECTION)![1]!;
 const README_PORT = '8123';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 let receiver: ChildProcess;
 let receiverPort: string;

@@ -2,11 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { startStandaloneServer } from '@apollo/server/standalone';
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import { parse } from 'graphql';
 import { encodeNodeId } from '../../src/shared/node-id';
+import { startBudgetsSubgraph } from '../helpers/budgets-subgraph';
 import { gql } from '../helpers/graphql';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -20,17 +18,6 @@ const ALICE = 'svc_demo_alice_owner';
 /** An owner of another organization: acme-corp's private repositories are not theirs to see (dave, an outside collaborator, may read acme-corp/api). */
 const FRANK = 'svc_demo_frank_globex';
 
-/** The second subgraph: budgets per organization, and deployments of repositories (orgsec's entities). */
-const BUDGETS_SDL = `
-  extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"])
-  type Organization @key(fields: "login") { login: String! budget: Int! }
-  type Repository @key(fields: "nameWithOwner", resolvable: false) { nameWithOwner: String! }
-  type Deployment { environment: String! repository: Repository! }
-  type Query { budgets: [Organization!]! deployments: [Deployment!]! }
-`;
-const BUDGETS: Record<string, number> = { 'acme-corp': 1200, globex: 300 };
-const DEPLOYMENTS = [{ environment: 'production', repository: 'acme-corp/api' }, { environment: 'staging', repository: 'acme-corp/web' }];
-
 let t: TestApp;
 let budgets: { url: string; stop(): Promise<void> };
 let gateway: { url: string; stop(): Promise<void> };
@@ -38,18 +25,7 @@ let gateway: { url: string; stop(): Promise<void> };
 beforeAll(async () => {
   t = await createTestApp();
   await t.load(DEMO);
-  const budgetServer = new ApolloServer({
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
-    schema: buildSubgraphSchema({
-      typeDefs: parse(BUDGETS_SDL),
-      resolvers: {
-        Query: { budgets: () => Object.keys(BUDGETS).map((login) => ({ login })), deployments: () => DEPLOYMENTS.map((d) => ({ environment: d.environment, repository: { nameWithOwner: d.repository } })) },
-        Organization: { __resolveReference: ({ login }: { login: string }) => ({ login }), budget: ({ login }: { login: string }) => BUDGETS[login] ?? 0 },
-      } as never,
-    }),
-  });
-  const started = await startStandaloneServer(budgetServer, { listen: { port: 0, host: '127.0.0.1' } });
-  budgets = { url: started.url, stop: () => budgetServer.stop() };
+  budgets = await startBudgetsSubgraph();
   const apolloGateway = new ApolloGateway({
     supergraphSdl: new IntrospectAndCompose({ subgraphs: [{ name: 'orgsec', url: `${t.url}/graphql` }, { name: 'budgets', url: budgets.url }] }),
     // The gateway forwards each caller's Authorization to the subgraphs, as the README shows.
