@@ -32,6 +32,7 @@ import * as storeAdvisoryAlertJson from './20261204030000_store_advisory_alert_j
 import * as coverAlertLists from './20261205200000_cover_alert_lists';
 import * as createAuditLog from './20261206060000_create_audit_log';
 import * as recordCoveredManifests from './20261208090000_record_covered_manifests';
+import * as indexEventsByAlert from './20261209090000_index_events_by_alert';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -71,6 +72,7 @@ export const migrations: ReadonlyArray<readonly [name: string, migration: Migrat
   ['20261205200000_cover_alert_lists', coverAlertLists],
   ['20261206060000_create_audit_log', createAuditLog],
   ['20261208090000_record_covered_manifests', recordCoveredManifests],
+  ['20261209090000_index_events_by_alert', indexEventsByAlert],
 ];
 
 /** A knex migration source over the list above. */

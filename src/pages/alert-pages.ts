@@ -1,4 +1,6 @@
 import type { KeysetPage } from '../database/keyset';
+import type { AlertEventAction } from '../modules/dependency-alerts/alert-events';
+import type { AlertHistory, AlertHistoryEntry } from '../modules/dependency-alerts/alert-history';
 import type { AlertView } from '../modules/dependency-alerts/alerts.types';
 import { htmlUrls } from '../shared/html-urls';
 import { identifiersOf, severityOf } from './advisory-page';
@@ -28,7 +30,7 @@ function stateFacts(base: string, view: AlertView): Html {
   ]);
 }
 
-export function alertPage(base: string, view: AlertView): Page {
+export function alertPage(base: string, view: AlertView, history: AlertHistory): Page {
   const { alert, advisory, repository, vulnerability } = view;
   const repoName = `${repository.ownerLogin}/${repository.name}`;
   return {
@@ -52,10 +54,33 @@ export function alertPage(base: string, view: AlertView): Page {
       ['Relationship', alert.relationship],
     ])}
     <h2>History</h2>
-    <p>This page shows the alert as it is now. Each change to it (opened, dismissed, reopened, fixed, auto-dismissed)
-      is sent as a <code>dependency_bot_alert</code> webhook event and, when a person made it, recorded in the
-      organization's audit log.</p>`,
+    ${historyList(base, history)}`,
   };
+}
+
+/** What each recorded change did, in words. */
+const CHANGES: Record<AlertEventAction, string> = {
+  created: 'Opened', dismissed: 'Dismissed', reopened: 'Reopened', fixed: 'Fixed', reintroduced: 'Reintroduced',
+  auto_dismissed: 'Auto-dismissed', auto_reopened: 'Auto-reopened', assignees_changed: 'Assignees changed',
+};
+
+function changeDetails(entry: AlertHistoryEntry): Html | string {
+  if (entry.action === 'dismissed') {
+    const reason = entry.dismissedReason?.replace('_', ' ') ?? '';
+    return entry.dismissedComment === null ? html` (${reason})` : html` (${reason}: <span class="text">${entry.dismissedComment}</span>)`;
+  }
+  if (entry.action === 'assignees_changed') return entry.assignees.length === 0 ? ' (none)' : html` (${entry.assignees.join(', ')})`;
+  return '';
+}
+
+/** The alert's recorded changes, oldest first; an alert a world file declared has none until it changes. */
+function historyList(base: string, history: AlertHistory): Html {
+  if (history.entries.length === 0) return html`<p>No change recorded: the alert is as it was loaded.</p>`;
+  const earlier = history.total - history.entries.length;
+  return html`${earlier > 0 ? html`<p>The latest ${history.entries.length} of ${history.total} changes.</p>` : ''}
+    <ol class="history">${history.entries.map((entry) => html`
+      <li>${time(entry.at)} ${CHANGES[entry.action]} by ${entry.sender === null ? 'dependency-bot[bot]' : userLink(base, entry.sender)}${changeDetails(entry)}</li>`)}
+    </ol>`;
 }
 
 /** One section of the repository's alerts: a bounded page, and a link to the next one with the API's cursor. */

@@ -73,7 +73,9 @@ async function alert(req: Request, res: Response): Promise<Page> {
   const number = param(req, 'number');
   if (!ALERT_NUMBER.test(number) || Number(number) > MAX_ALERT_NUMBER) throw new NotFoundError();
   const alerts = servicesOf(res).dependencyAlerts;
-  return alertPage(pagesBase(res), await alerts.get(principalOf(res), param(req, 'owner'), param(req, 'repo'), Number(number), alerts.views));
+  const [principal, owner, repo] = [principalOf(res), param(req, 'owner'), param(req, 'repo')];
+  const view = await alerts.get(principal, owner, repo, Number(number), alerts.views);
+  return alertPage(pagesBase(res), view, await alerts.history(principal, owner, repo, Number(number)));
 }
 
 async function repository(req: Request, res: Response): Promise<Page> {

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createApp } from '../../src/app';
 import { serializeBotSender, serializeEnterpriseSummary } from '../../src/modules/webhook-delivery/delivery-payload';
 import { DEMO_OWNER_TOKEN, demoWorld } from '../helpers/operations';
+import { snapshot } from '../helpers/snapshots-world';
 import { bearer, createTestApp, type TestApp } from '../helpers/test-app';
 
 // Issue 40: every html_url in an API answer opens a page orgsec serves, read through the same
@@ -38,6 +39,11 @@ function htmlUrlsIn(value: unknown, found = new Set<string>()): Set<string> {
     }
   }
   return found;
+}
+
+/** The alert page's history, one line per change, without its time and markup but the escaped text. */
+function historyOf(page: string): string[] {
+  return [...page.matchAll(/<li><time[^>]*>[^<]*<\/time> ([\s\S]*?)<\/li>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim());
 }
 
 /** The html_urls of a sweep of the demo world's answers, as its owner reads them, under `base` ('' or /api/v3). */
@@ -139,7 +145,41 @@ describe('an alert page', () => {
     expect(res.text).toContain('&#60;script&#62;alert(&#34;owned&#34;)&#60;/script&#62; &#38; &#60;b&#62;bold&#60;/b&#62;');
     expect(res.text).toContain('tolerable risk');
     expect(res.text).toContain(`<a href="${t.url}/alice">alice</a>`);
-    for (const text of ['Manifest', 'Scope', 'Relationship', 'Severity', 'webhook event']) expect(res.text).toContain(text);
+    for (const text of ['Manifest', 'Scope', 'Relationship', 'Severity', 'History']) expect(res.text).toContain(text);
+  });
+
+  it('lists its recorded changes oldest first: who made each (a person, or the engine) and what it set', async () => {
+    const path = '/repos/acme-corp/infra/dependency-bot/alerts/1';
+    const before = await t.http().get('/acme-corp/infra/security/dependency-bot/1').set(bearer(DEMO_OWNER_TOKEN));
+    expect(historyOf(before.text)).toEqual([]);
+    expect(before.text).toContain('No change recorded: the alert is as it was loaded.');
+    for (const body of [{ state: 'dismissed', dismissed_reason: 'no_bandwidth', dismissed_comment: 'after <the> release' }, { state: 'open' }, { assignees: ['alice'] }]) {
+      expect((await t.http().patch(path).set(bearer(DEMO_OWNER_TOKEN)).send(body)).status).toBe(200);
+    }
+    // A snapshot of the alert's manifest without its package: the engine fixes it.
+    const submitted = await t.http().post('/repos/acme-corp/infra/dependency-graph/snapshots').set(bearer(DEMO_OWNER_TOKEN)).send(snapshot({
+      ref: 'refs/heads/main', manifests: { 'Gemfile.lock': { name: 'Gemfile.lock', resolved: { rake: { package_url: 'pkg:gem/rake@13.0.0' } } } },
+    }));
+    expect(submitted.body.result).toBe('SUCCESS');
+    const after = await t.http().get('/acme-corp/infra/security/dependency-bot/1').set(bearer(DEMO_OWNER_TOKEN));
+    expect(historyOf(after.text)).toEqual([
+      'Dismissed by alice (no bandwidth: after &#60;the&#62; release)', 'Reopened by alice', 'Assignees changed by alice (alice)', 'Fixed by dependency-bot[bot]',
+    ]);
+    // An outsider sees no history, as they see no alert.
+    expect((await t.http().get('/acme-corp/infra/security/dependency-bot/1').set(bearer(OUTSIDER_TOKEN))).status).toBe(404);
+  });
+
+  it('shows the latest 100 changes of an alert that has more, and says how many there are', async () => {
+    const path = '/repos/globex/site/dependency-bot/alerts/1';
+    for (let i = 0; i < 102; i++) {
+      const body = i % 2 === 0 ? { state: 'dismissed', dismissed_reason: 'tolerable_risk', dismissed_comment: `flip ${i}` } : { state: 'open' };
+      expect((await t.http().patch(path).set(bearer(OUTSIDER_TOKEN)).send(body)).status).toBe(200);
+    }
+    const res = await t.http().get('/globex/site/security/dependency-bot/1').set(bearer(OUTSIDER_TOKEN));
+    const history = historyOf(res.text);
+    expect(res.text).toContain('The latest 100 of 102 changes.');
+    expect(history).toHaveLength(100);
+    expect([history[0], history[99]]).toEqual(['Dismissed by frank (tolerable risk: flip 2)', 'Reopened by frank']);
   });
 
   it('an alert number that names no alert is a 404 page', async () => {

@@ -11,6 +11,7 @@ import type { OperationName } from '../../operations';
 import type { AuthorizedLookups } from '../accounts/authorized-lookups';
 import type { AlertEvent, AlertEvents } from './alert-events';
 import { requestedTransition, transitionChanges, type RequestedTransition } from './alert-lifecycle';
+import { readAlertHistory, type AlertHistory } from './alert-history';
 import { alertViews } from './alert-views';
 import type { AdvisoryLookupStore } from '../advisories/advisories.lookup-store';
 import type { AdvisoryRecord } from '../advisories/advisories.types';
@@ -160,6 +161,15 @@ export class DependencyAlertsService {
     const alert = await alerts.findByNumber(db, repo.id, number);
     if (!alert) throw new NotFoundError();
     return (await shape(db, [alert]))[0]!;
+  }
+
+  /** The alert's recorded changes (its page's history), to whoever may read the alert (#26). */
+  async history(principal: Principal, owner: string, name: string, number: number): Promise<AlertHistory> {
+    const { db, lookups, alerts } = this.deps;
+    const repo = await lookups.repo(db, principal, 'getDependencyAlert', owner, name);
+    const alert = await alerts.findByNumber(db, repo.id, number);
+    if (!alert) throw new NotFoundError();
+    return readAlertHistory(db, alert.id);
   }
 
   /** #71: paths from direct dependencies of the alert's manifest to its package, shortest first, at most `limit` (dependency-paths/). */
