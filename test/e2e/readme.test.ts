@@ -112,6 +112,7 @@ function pgUrl(database: string): string {
 
 /** The deployment's PostgreSQL databases, as this run's on the test's server. */
 function withDatabases(code: string): string {
+  if (!process.env.TEST_DATABASE_URL) return code; // those blocks are skipped
   const replacements: Array<[string, string]> = [
     ['postgres://orgsec:secret@db.internal:5432/orgsec', pgUrl(scaleDatabases.deploy)],
     ['postgres://orgsec@db.internal:5432/orgsec_restored', pgUrl(scaleDatabases.restored)],
@@ -166,7 +167,8 @@ async function saveScript(block: ReadmeBlock, folder?: string): Promise<string> 
     const at = spec.lastIndexOf('@');
     const [name, range] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, '*'];
     expect(suitePackages()).toContain(name);
-    expect(`${name}@${semver.minVersion(suiteVersions()[name]!)} satisfies ${range}: ${semver.satisfies(semver.minVersion(suiteVersions()[name]!)!, range)}`).toMatch(/true$/);
+    const version = semver.minVersion(suiteVersions()[name]!)!.version;
+    expect({ name, version, satisfies: semver.satisfies(version, range) }).toEqual({ name, version, satisfies: true });
   }
   const target = path.join(folder ?? (await session.state()).cwd, file);
   fs.mkdirSync(path.dirname(target), { recursive: true });
