@@ -54,7 +54,8 @@ function registerImport(advisories: Command, output: Output): void {
     argument: ['<path...>', 'OSV JSON file, folder or .zip'],
     about: `Inserts new ids, updates an id whose "modified" is newer, leaves the rest. Prints
 "N imported, M updated, K unchanged, W withdrawn, S skipped" and every skipped file with
-why; exits 1 when a file is malformed (the others are imported all the same).`,
+why; exits 1 when a file is malformed (the others are imported all the same). A PATH that
+does not exist stops it before anything is imported.`,
     examples: `  $ git clone --depth 1 https://github.com/github/advisory-database.git
   $ orgsec advisories import advisory-database/advisories/github-reviewed
   $ curl -O https://osv-vulnerabilities.storage.googleapis.com/PyPI/all.zip
@@ -63,6 +64,9 @@ why; exits 1 when a file is malformed (the others are imported all the same).`,
   })
     .action(async (paths: string[], options: { database?: string }) => {
       const config = configFromOptions(options);
+      // A path mistyped or not yet downloaded is no malformed file: say so, and import nothing.
+      const missing = paths.filter((p) => !fs.existsSync(p));
+      if (missing.length > 0) throw new Error(`${missing.join(', ')}: no such file or folder`);
       const summary = await withMigratedDatabase(config, (db) =>
         createServices(db).advisoryImport.importPaths(paths, {
           onProblem: (problem) => output.out(problemLine(problem)),

@@ -50,7 +50,7 @@ ${environmentHelp(['DATABASE_URL', 'ATTESTATION_TRUSTED_ROOTS'])}
 
 Examples:
   $ orgsec attestations verify --repo acme-corp/api --digest sha256:215a5aa93f2295892193fa28ce827baa83ec8b419ea80167e2a6d9ad8b3004f0 \\
-      --signer-workflow acme-corp/api/.github/workflows/release.yml --cert-oidc-issuer https://token.actions.githubusercontent.com
+      --signer-workflow acme-corp/api/.github/workflows/release.yml --cert-oidc-issuer https://token.actions.githubusercontent.com   # an artifact of yours
   $ orgsec attestations verify --repo acme-corp/web --digest sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548 \\
       --cert-identity-regex 'https://github\\.com/cli/'   # the demo world's: a real public-good bundle`)
     .action(async (options: VerifyOptions & { database?: string; attestationTrustedRoots?: string }) => {

@@ -29,7 +29,7 @@ Examples:
   $ orgsec advisories import advisory-database/advisories/github-reviewed
   $ orgsec oidc rotate-key                   # a new OIDC signing key; the old one is kept a day
   $ orgsec sbom submit sbom.cdx.json --repo acme-corp/api   # a CycloneDX or SPDX document as its dependencies
-  $ orgsec attestations verify --repo acme-corp/api --digest sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548 --signer-workflow acme-corp/api/.github/workflows/release.yml
+  $ orgsec attestations verify --repo acme-corp/web --digest sha256:8aad120b416386b4269ef62c8fdebcad31a70847297817a149daf927edc85548 --signer-workflow cli/cli/.github/workflows/deployment.yml   # the demo's
   $ orgsec help serve                        # every flag of a command (also: orgsec serve --help)`)
     .configureOutput({ writeOut: (s) => output.out(s.trimEnd()), writeErr: (s) => output.err(s.trimEnd()) });
   registerServe(program, output);

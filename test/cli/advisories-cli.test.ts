@@ -72,6 +72,13 @@ describe('orgsec advisories', () => {
     expect(await orgsec(['advisories', 'import-epss', missing, '--database', db.url])).toEqual({ code: 1, stdout: '', stderr: `error: ${missing}: no such file\n` });
   }, 30_000);
 
+  it('refuses an import naming a path that does not exist, before importing any other', async () => {
+    const missing = path.join(dir, 'all.zip');
+    const before = await db.knex('advisories').count({ n: '*' }).first();
+    expect(await orgsec(['advisories', 'import', OSV_FIXTURES, missing, '--database', db.url])).toEqual({ code: 1, stdout: '', stderr: `error: ${missing}: no such file or folder\n` });
+    expect(await db.knex('advisories').count({ n: '*' }).first()).toEqual(before);
+  }, 30_000);
+
   it('shows examples in its help', async () => {
     const run = await orgsec(['advisories', 'import', '--help']);
     expect(run.code).toBe(0);

@@ -118,31 +118,47 @@ describe('orgsec attestations verify', () => {
 });
 
 describe('the demo world\'s attestation, as the README verifies it', () => {
+  let demo: TestDatabase;
+  beforeAll(async () => {
+    demo = await createTestDatabase();
+    await createServices(demo).world.load(JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'db', 'demo-world.json'), 'utf8')));
+  });
+  afterAll(() => demo?.destroy());
+
+  /** The built CLI over the demo database (`--database` added unless asked for help). */
+  const run = (args: string[]) => new Promise<Run>((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args, ...(args.includes('--help') ? [] : ['--database', demo.url])], { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  const verify = (args: string[]) => run(['attestations', 'verify', '--repo', 'acme-corp/web', '--digest', DIGEST, ...args]);
+
   // Issue 40: a newcomer verifies an attestation successfully in one command.
   it('verifies fully, offline, against the signer it names; another signer is refused in words', async () => {
-    const demo = await createTestDatabase();
-    try {
-      await createServices(demo).world.load(JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'db', 'demo-world.json'), 'utf8')));
-      const verify = (args: string[]) => new Promise<Run>((resolve, reject) => {
-        const child = spawn(process.execPath, [CLI, 'attestations', 'verify', '--repo', 'acme-corp/web', '--digest', DIGEST, ...args, '--database', demo.url], { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-        child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
-        child.once('error', reject);
-        child.once('close', (code) => resolve({ code, stdout, stderr }));
-      });
-      const [id] = (await demo.knex('attestations').select('id')).map((r) => Number(r.id));
-      expect(await verify(['--signer-workflow', 'cli/cli/.github/workflows/deployment.yml', '--cert-oidc-issuer', 'https://token.actions.githubusercontent.com']))
-        .toEqual({ code: 0, stdout: `${verifiedLine(id!)}\n`, stderr: '' });
-      const other = await verify(['--signer-workflow', 'acme-corp/web/.github/workflows/release.yml']);
-      expect(other).toEqual({
-        code: 1,
-        stdout: `attestation ${id} (${PROVENANCE}): verified, but not by the signer asked for: the identity ${JSON.stringify(CLI_SAN)} is not a run of the workflow acme-corp/web/.github/workflows/release.yml\n`,
-        stderr: 'error: none of the 1 attestation(s) verified with the signer asked for\n',
-      });
-    } finally {
-      await demo.destroy();
+    const [id] = (await demo.knex('attestations').select('id')).map((r) => Number(r.id));
+    expect(await verify(['--signer-workflow', 'cli/cli/.github/workflows/deployment.yml', '--cert-oidc-issuer', 'https://token.actions.githubusercontent.com']))
+      .toEqual({ code: 0, stdout: `${verifiedLine(id!)}\n`, stderr: '' });
+    const other = await verify(['--signer-workflow', 'acme-corp/web/.github/workflows/release.yml']);
+    expect(other).toEqual({
+      code: 1,
+      stdout: `attestation ${id} (${PROVENANCE}): verified, but not by the signer asked for: the identity ${JSON.stringify(CLI_SAN)} is not a run of the workflow acme-corp/web/.github/workflows/release.yml\n`,
+      stderr: 'error: none of the 1 attestation(s) verified with the signer asked for\n',
+    });
+  }, 60_000);
+
+  it('the help\'s examples of the demo\'s attestation verify it', async () => {
+    const helps = [(await run(['--help'])).stdout, (await run(['attestations', 'verify', '--help'])).stdout].join('\n');
+    const examples = [...helps.replace(/ \\\n\s+/g, ' ').matchAll(/^\s*\$ orgsec (attestations verify .*?)(?:\s+# .*)?$/gm)]
+      .map((m) => m[1]!).filter((line) => line.includes(DIGEST));
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const example of examples) {
+      const args = [...example.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+      const answer = await run(args);
+      expect({ example, code: answer.code, stderr: answer.stderr }).toEqual({ example, code: 0, stderr: '' });
     }
   }, 60_000);
 });
