@@ -53,7 +53,9 @@ it('the owner signs in through the form and reads the alert page, the comment as
   await page.waitForURL(alertUrl);
   await page.getByRole('heading', { name: 'Dependency alert 1: Prototype pollution in left-pad' }).waitFor({ timeout: 10_000 });
   await page.getByText('Signed in as alice').waitFor();
-  await page.getByText(COMMENT, { exact: true }).waitFor();
+  // The comment as text, where the alert's state shows it and in its history's dismissal.
+  await page.getByRole('definition').getByText(COMMENT, { exact: true }).waitFor();
+  await page.getByRole('listitem').filter({ hasText: 'Dismissed by alice' }).getByText(COMMENT, { exact: true }).waitFor();
   expect(await page.title()).toBe('Dependency alert 1: Prototype pollution in left-pad · orgsec');
   expect(await page.locator('img, script').count()).toBe(0);
   // The HttpOnly cookie is the browser's, never the page's.
