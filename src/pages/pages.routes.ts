@@ -73,9 +73,8 @@ async function alert(req: Request, res: Response): Promise<Page> {
   const number = param(req, 'number');
   if (!ALERT_NUMBER.test(number) || Number(number) > MAX_ALERT_NUMBER) throw new NotFoundError();
   const alerts = servicesOf(res).dependencyAlerts;
-  const [principal, owner, repo] = [principalOf(res), param(req, 'owner'), param(req, 'repo')];
-  const view = await alerts.get(principal, owner, repo, Number(number), alerts.views);
-  return alertPage(pagesBase(res), view, await alerts.history(principal, owner, repo, Number(number)));
+  const { view, history } = await alerts.get(principalOf(res), param(req, 'owner'), param(req, 'repo'), Number(number), alerts.viewsWithHistory);
+  return alertPage(pagesBase(res), view, history);
 }
 
 async function repository(req: Request, res: Response): Promise<Page> {

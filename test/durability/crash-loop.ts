@@ -82,9 +82,9 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       problems.push(...(await verifyAll(options, api)).map((p) => `after start ${round}: ${p}`));
       if (round === options.kills) break;
       let running = true;
-      let stopped = 0;
-      const lanes = options.lanes.map((lane) => drive(lane, api, () => running).finally(() => { stopped += 1; }));
-      await untilAcknowledged(options.lanes, options.acknowledgedBeforeKill, () => stopped > 0);
+      let laneStopped = false;
+      const lanes = options.lanes.map((lane) => drive(lane, api, () => running).finally(() => { laneStopped = true; }));
+      await untilAcknowledged(options.lanes, options.acknowledgedBeforeKill, () => laneStopped);
       const { min, max } = options.writeMs;
       await new Promise((resolve) => setTimeout(resolve, min + options.random() * (max - min)));
       running = false;

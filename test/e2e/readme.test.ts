@@ -10,7 +10,10 @@ import { startBudgetsSubgraph } from '../helpers/budgets-subgraph';
 import { sharedDatabase, type SharedDatabase } from '../helpers/instances';
 import { parsePrinted, printedMatches, readmeBlocks, shellCommands, suiteOverrides, suitePackages, suiteVersions, type ReadmeBlock } from '../helpers/readme';
 import { curlStatuses, writeStandIns, type StandIns } from '../helpers/readme-stand-ins';
-import { ShellSession } from '../helpers/shell-session';
+import { endProcessGroup, ShellSession } from '../helpers/shell-session';
+import { eventually } from '../helpers/hook-receiver';
+import { DEMO_OWNER_TOKEN, demoWorld } from '../helpers/operations';
+import { parseMetrics, valueOf } from '../helpers/prometheus';
 
 // Issue 40: the README as a newcomer follows it. Every code block, in order, in one shell
 // session (a `cd` or a variable holds for what follows), in a folder of the clone beside
@@ -34,7 +37,6 @@ import { ShellSession } from '../helpers/shell-session';
 // printed lines from a real run.
 
 const ROOT = path.join(__dirname, '..', '..');
-const DEMO_TOKEN = 'svc_demo_alice_owner';
 const SCALE_SECTION = 'Running at scale (PostgreSQL, several instances)';
 
 const blocks = readmeBlocks();
@@ -64,13 +66,8 @@ class Terminal {
   get running(): boolean { return this.child.exitCode === null && this.child.signalCode === null; }
 
   /** Ctrl-C: SIGINT to its process group; resolves once it has ended. */
-  async interrupt(): Promise<void> {
-    if (!this.running) return;
-    const ended = new Promise((resolve) => this.child.once('exit', resolve));
-    try { process.kill(-this.child.pid!, 'SIGINT'); } catch { /* gone */ }
-    const timer = setTimeout(() => { try { process.kill(-this.child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 10_000);
-    await ended;
-    clearTimeout(timer);
+  interrupt(): Promise<void> {
+    return endProcessGroup(this.child, 'SIGINT', 10_000);
   }
 }
 
@@ -177,13 +174,11 @@ async function saveScript(block: ReadmeBlock, folder?: string): Promise<string> 
 }
 
 async function metric(name: string): Promise<number> {
-  const text = await (await fetch(`${demoUrl()}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.split(' ')[1]) : 0;
+  return valueOf(parseMetrics(await (await fetch(`${demoUrl()}/metrics`)).text()), name, {});
 }
 
 async function graphql(url: string, query: string): Promise<{ data?: any; errors?: unknown[] }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_TOKEN}` }, body: JSON.stringify({ query }) });
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_OWNER_TOKEN}` }, body: JSON.stringify({ query }) });
   return res.json() as Promise<{ data?: any; errors?: unknown[] }>;
 }
 
@@ -270,12 +265,12 @@ const PLAYBOOK: Play[] = [
       await runShell(block, {
         'npx orgsec serve --demo --webhook-allow-private-targets on': async (command) => {
           await startDemo('orgsec serve')(command);
-          await eventually(async () => (await metric('orgsec_graphql_subscriptions')) >= 1, 'watch.mjs reconnected', 60_000);
+          await eventually('watch.mjs reconnected', async () => (await metric('orgsec_graphql_subscriptions')) >= 1, 60_000);
         },
       });
       const receiver = terminals.get('receiver.mjs')!;
-      await eventually(() => receiver.output.includes('ping verified') && receiver.output.includes('dependency_bot_alert verified dismissed'), 'receiver.mjs printed the ping and the dismissal, verified');
-      await eventually(() => terminals.get('watch.mjs')!.output.includes('"nameWithOwner":"acme-corp/infra"'), 'watch.mjs printed the dismissal');
+      await eventually('receiver.mjs printed the ping and the dismissal, verified', () => receiver.output.includes('ping verified') && receiver.output.includes('dependency_bot_alert verified dismissed'));
+      await eventually('watch.mjs printed the dismissal', () => terminals.get('watch.mjs')!.output.includes('"nameWithOwner":"acme-corp/infra"'));
     },
   },
   { first: 'curl -G -H "$T" $B/orgs/acme-corp/audit-log', how: 'in the session', play: (block) => runShell(block) },
@@ -286,30 +281,22 @@ const PLAYBOOK: Play[] = [
     first: 'createdb orgsec', how: 'in the session, on the test\'s PostgreSQL; then both instances answer', postgres: true,
     play: async (block) => {
       await runShell(block);
-      for (const port of [ports.scale1!, ports.scale2!]) await eventually(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, `the instance on ${port} is ready`);
+      for (const port of [ports.scale1!, ports.scale2!]) await eventually(`the instance on ${port} is ready`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200);
     },
   },
   { first: 'pg_dump -Fc -f orgsec.dump', how: 'in the session, on the test\'s PostgreSQL', postgres: true, play: (block) => runShell(block) },
 ];
-
-async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const playOf = (block: ReadmeBlock) => PLAYBOOK.filter((entry) => block.code.startsWith(entry.first));
 
 // ---------------------------------------------------------------------------------------------
 
 beforeAll(async () => {
-  fs.mkdirSync(path.join(ROOT, '.readme-run'), { recursive: true });
-  scratch = fs.mkdtempSync(path.join(ROOT, '.readme-run', 'run-'));
+  // Inside the clone, so `npx orgsec` finds its package.json; under test/ so the top stays the design's.
+  scratch = fs.mkdtempSync(path.join(ROOT, 'test', '.readme-run-'));
   for (const name of ['demo', 'gateway', 'budgets', 'receiver', 'scale1', 'scale2']) ports[name] = await freePort();
-  const demoWorld = JSON.parse(fs.readFileSync(path.join(ROOT, 'db', 'demo-world.json'), 'utf8'));
-  const cves = [...new Set<string>(demoWorld.advisories.map((a: { cve_id?: string }) => a.cve_id).filter(Boolean))];
+  const advisories = demoWorld().advisories as Array<{ cve_id?: string }>;
+  const cves = [...new Set(advisories.flatMap((a) => (a.cve_id ? [a.cve_id] : [])))];
   standIns = await writeStandIns(path.join(scratch, '.stand-ins'), cves);
   demoDatabase = await sharedDatabase('sqlite');
   const id = crypto.randomBytes(4).toString('hex');

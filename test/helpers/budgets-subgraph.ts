@@ -7,15 +7,15 @@ import { parse } from 'graphql';
 // A company's own subgraph beside orgsec in a supergraph: budgets per organization (extending
 // orgsec's Organization by its login) and deployments referring to orgsec's repositories.
 
-export const BUDGETS_SDL = `
+const BUDGETS_SDL = `
   extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key"])
   type Organization @key(fields: "login") { login: String! budget: Int! }
   type Repository @key(fields: "nameWithOwner", resolvable: false) { nameWithOwner: String! }
   type Deployment { environment: String! repository: Repository! }
   type Query { budgets: [Organization!]! deployments: [Deployment!]! }
 `;
-export const BUDGETS: Record<string, number> = { 'acme-corp': 1200, globex: 300 };
-export const DEPLOYMENTS = [{ environment: 'production', repository: 'acme-corp/api' }, { environment: 'staging', repository: 'acme-corp/web' }];
+const BUDGETS: Record<string, number> = { 'acme-corp': 1200, globex: 300 };
+const DEPLOYMENTS = [{ environment: 'production', repository: 'acme-corp/api' }, { environment: 'staging', repository: 'acme-corp/web' }];
 
 export async function startBudgetsSubgraph(port = 0): Promise<{ url: string; stop(): Promise<void> }> {
   const server = new ApolloServer({

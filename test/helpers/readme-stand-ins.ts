@@ -11,16 +11,15 @@ import { OSV_FIXTURES, fixtureFiles, readFixture, writeEpssFile, writeZip } from
 
 const ROOT = path.join(__dirname, '..', '..');
 const SBOM_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'sbom', 'orgsec.cdx.json');
-export const ADVISORY_DATABASE_URL = 'https://github.com/github/advisory-database.git';
+const ADVISORY_DATABASE_URL = 'https://github.com/github/advisory-database.git';
 const STATUS_MARK = '<<readme http status ';
 
 /** A download the README names, and the committed data standing in for it. */
-interface Download { url: string; file: string; what: string }
+interface Download { url: string; file: string }
 
 export interface StandIns {
   /** Put first on the PATH. */
   bin: string;
-  downloads: Download[];
 }
 
 function which(program: string): string {
@@ -35,7 +34,7 @@ function script(file: string, text: string): void {
 
 const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
-export const REAL_NPM_ADVISORY = 'GHSA-3fvg-4v2m-98jf';
+const REAL_NPM_ADVISORY = 'GHSA-3fvg-4v2m-98jf';
 
 /** The real npm advisory made over for another package and range: test data. */
 function madeFromRealAdvisory(id: string, name: string, introduced: string, fixed: string): string {
@@ -90,9 +89,11 @@ export async function writeStandIns(dir: string, epssCves: string[]): Promise<St
   fs.mkdirSync(data, { recursive: true });
 
   const downloads: Download[] = [
-    { url: 'https://osv-vulnerabilities.storage.googleapis.com/PyPI/all.zip', file: path.join(data, 'PyPI-all.zip'), what: 'the committed PyPI OSV records' },
-    { url: 'https://osv-vulnerabilities.storage.googleapis.com/npm/all.zip', file: path.join(data, 'npm-all.zip'), what: 'the committed npm OSV record and three test advisories made from it' },
-    { url: 'https://epss.empiricalsecurity.com/epss_scores-current.csv.gz', file: path.join(data, 'epss.csv.gz'), what: 'an EPSS file in the published format for the advisories\' CVEs (test scores)' },
+    // The committed PyPI OSV records; the committed npm one and three test advisories made from it;
+    // an EPSS file in the published format with test scores for the advisories' CVEs.
+    { url: 'https://osv-vulnerabilities.storage.googleapis.com/PyPI/all.zip', file: path.join(data, 'PyPI-all.zip') },
+    { url: 'https://osv-vulnerabilities.storage.googleapis.com/npm/all.zip', file: path.join(data, 'npm-all.zip') },
+    { url: 'https://epss.empiricalsecurity.com/epss_scores-current.csv.gz', file: path.join(data, 'epss.csv.gz') },
   ];
   await ecosystemZip(downloads[0]!.file, 'PyPI');
   await writeNpmAdvisoriesZip(downloads[1]!.file);
@@ -126,7 +127,7 @@ case "$1" in
 esac
 exec ${quote(which('npx'))} "$@"
 `);
-  return { bin, downloads };
+  return { bin };
 }
 
 /** The statuses the real curl reported in a command's standard error, and that error without them. */

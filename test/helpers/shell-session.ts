@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -61,12 +61,18 @@ export class ShellSession {
   }
 
   /** Ends the session and everything it started in the background. */
-  async close(): Promise<void> {
-    if (this.bash.exitCode !== null || this.bash.signalCode !== null) return;
-    const ended = new Promise((resolve) => this.bash.once('exit', resolve));
-    try { process.kill(-this.bash.pid!, 'SIGTERM'); } catch { /* already gone */ }
-    const timer = setTimeout(() => { try { process.kill(-this.bash.pid!, 'SIGKILL'); } catch { /* gone */ } }, 5_000);
-    await ended;
-    clearTimeout(timer);
+  close(): Promise<void> {
+    return endProcessGroup(this.bash, 'SIGTERM', 5_000);
   }
+}
+
+/** Sends `signal` to the process group `leader` leads, SIGKILL after `graceMs`; resolves once the leader has ended. */
+export async function endProcessGroup(leader: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
+  if (leader.exitCode !== null || leader.signalCode !== null) return;
+  const ended = new Promise((resolve) => leader.once('exit', resolve));
+  const signalGroup = (sent: NodeJS.Signals) => { try { process.kill(-leader.pid!, sent); } catch { /* already gone */ } };
+  signalGroup(signal);
+  const timer = setTimeout(() => signalGroup('SIGKILL'), graceMs);
+  await ended;
+  clearTimeout(timer);
 }

@@ -1,11 +1,11 @@
-import type { Knex } from 'knex';
+import type { Executor } from '../../database/transaction';
 import type { AlertEventAction } from './alert-events';
 
 // An alert's history: the transitions recorded as its `dependency_bot_alert` events (written in
 // the transaction of each change, alert-events.ts), oldest first. An alert a world file declared
 // has none until it changes. Each event's stored alert tells what the change set (a dismissal's
 // reason and comment, the assignees), as the webhook delivering it showed it. Read only after
-// the caller was allowed the alert itself (DependencyAlertsService.history).
+// the caller was allowed the alert itself (DependencyAlertsService.viewsWithHistory).
 
 /** At most this many of an alert's latest changes are read for one answer. */
 export const ALERT_HISTORY_LIMIT = 100;
@@ -29,7 +29,7 @@ export interface AlertHistory {
 
 interface EventRow { action: AlertEventAction; created_at: string; login: string | null; payload: string }
 
-export async function readAlertHistory(db: Knex, alertId: number): Promise<AlertHistory> {
+export async function readAlertHistory(db: Executor, alertId: number): Promise<AlertHistory> {
   const rows: EventRow[] = await db('events as e').leftJoin('accounts as a', 'a.id', 'e.sender_id')
     .where('e.alert_id', alertId).orderBy('e.id', 'desc').limit(ALERT_HISTORY_LIMIT)
     .select('e.action', 'e.created_at', 'a.login', 'e.payload');

@@ -92,6 +92,12 @@ export class DependencyAlertsService {
   /** Alerts as views, with their advisories' records (GraphQL's shape). */
   readonly views: AlertShape<AlertView> = async (db, keys) => alertViews(db, this.deps.references, await this.deps.alerts.rowsAt(db, keys));
 
+  /** Views with each alert's recorded changes (an alert's page), read under the same look-up. */
+  readonly viewsWithHistory: AlertShape<{ view: AlertView; history: AlertHistory }> = async (db, keys) => {
+    const views = await this.views(db, keys);
+    return Promise.all(views.map(async (view, i) => ({ view, history: await readAlertHistory(db, keys[i]!.id) })));
+  };
+
   /** #23: only organizations where the caller is an owner or security manager. */
   async listForEnterprise<T>(principal: Principal, slug: string, request: AlertListRequest, shape: AlertShape<T>): Promise<AlertPage<T>> {
     const { db, lookups, access } = this.deps;
@@ -161,15 +167,6 @@ export class DependencyAlertsService {
     const alert = await alerts.findByNumber(db, repo.id, number);
     if (!alert) throw new NotFoundError();
     return (await shape(db, [alert]))[0]!;
-  }
-
-  /** The alert's recorded changes (its page's history), to whoever may read the alert (#26). */
-  async history(principal: Principal, owner: string, name: string, number: number): Promise<AlertHistory> {
-    const { db, lookups, alerts } = this.deps;
-    const repo = await lookups.repo(db, principal, 'getDependencyAlert', owner, name);
-    const alert = await alerts.findByNumber(db, repo.id, number);
-    if (!alert) throw new NotFoundError();
-    return readAlertHistory(db, alert.id);
   }
 
   /** #71: paths from direct dependencies of the alert's manifest to its package, shortest first, at most `limit` (dependency-paths/). */
